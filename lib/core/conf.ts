@@ -1,0 +1,252 @@
+/**
+ * Project settings: one settings module per project, chosen by the environment variable
+ * `SETTINGS_MODULE` (default: the demo's), merged over the host layer's defaults.
+ *
+ * Read settings at call time (`settings.DEBUG`), never capture them at import time, so that
+ * `overrideSettings()` in tests takes effect everywhere.
+ */
+import path from 'node:path';
+
+/** The settings every project has; projects may add keys of their own. */
+export interface ProjectSettings {
+  /** Key for signing sessions, CSRF tokens and cookies. */
+  SECRET_KEY: string;
+  DEBUG: boolean;
+  /** Host names this site may serve; `.example.com` matches the domain and its subdomains. */
+  ALLOWED_HOSTS: string[];
+  /** Module paths of installed apps, e.g. `contrib.auth`, `demo.snippets`. */
+  INSTALLED_APPS: string[];
+  /** Middleware classes or dotted paths, outermost first. */
+  MIDDLEWARE: Array<string | (new (...args: never[]) => unknown)>;
+  /** Dotted module path of the URL conf (exports `urlpatterns`). */
+  ROOT_URLCONF: string;
+  /** `sqlite:<file>`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */
+  DATABASE_URL: string;
+  /** Unset for in-process memory, or `redis://host:port/db`. */
+  CACHE_URL: string | null;
+  LANGUAGE_CODE: string;
+  USE_I18N: boolean;
+  TIME_ZONE: string;
+  APPEND_SLASH: boolean;
+  /** Maximum request body size held in memory, in bytes (null: unlimited). */
+  DATA_UPLOAD_MAX_MEMORY_SIZE: number | null;
+  /** Uploaded files larger than this are streamed to a temporary file. */
+  FILE_UPLOAD_MAX_MEMORY_SIZE: number;
+  DATA_UPLOAD_MAX_NUMBER_FIELDS: number | null;
+  FILE_UPLOAD_TEMP_DIR: string | null;
+  AUTHENTICATION_BACKENDS: string[];
+  AUTH_USER_MODEL: string;
+  PASSWORD_HASHERS: string[];
+  SESSION_ENGINE: string;
+  SESSION_COOKIE_NAME: string;
+  SESSION_COOKIE_AGE: number;
+  SESSION_COOKIE_SECURE: boolean;
+  SESSION_COOKIE_HTTPONLY: boolean;
+  SESSION_COOKIE_SAMESITE: 'Lax' | 'Strict' | 'None' | false;
+  SESSION_COOKIE_PATH: string;
+  SESSION_COOKIE_DOMAIN: string | null;
+  SESSION_EXPIRE_AT_BROWSER_CLOSE: boolean;
+  SESSION_SAVE_EVERY_REQUEST: boolean;
+  CSRF_COOKIE_NAME: string;
+  CSRF_HEADER_NAME: string;
+  CSRF_COOKIE_AGE: number;
+  CSRF_COOKIE_SECURE: boolean;
+  CSRF_COOKIE_HTTPONLY: boolean;
+  CSRF_COOKIE_SAMESITE: 'Lax' | 'Strict' | 'None' | false;
+  CSRF_TRUSTED_ORIGINS: string[];
+  CSRF_USE_SESSIONS: boolean;
+  CSRF_FAILURE_VIEW: string | null;
+  LOGIN_URL: string;
+  LOGIN_REDIRECT_URL: string;
+  LOGOUT_REDIRECT_URL: string | null;
+  STATIC_URL: string;
+  /** True when a proxy in front sets `X-Forwarded-Proto: https` for HTTPS requests. */
+  SECURE_PROXY_SSL_HEADER: [string, string] | null;
+  USE_X_FORWARDED_HOST: boolean;
+  /** Seconds a client may take to send its headers / its whole request. */
+  SERVER_HEADERS_TIMEOUT: number;
+  SERVER_REQUEST_TIMEOUT: number;
+  SERVER_KEEP_ALIVE_TIMEOUT: number;
+  /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
+  ACCESS_LOG: boolean;
+  /** The API framework's namespace, read through `lib/settings.ts`'s `apiSettings`. */
+  API_FRAMEWORK: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A development-only secret; any non-DEBUG process refuses to start with it. */
+export const DEVELOPMENT_SECRET_KEY = 'api-framework-insecure-development-key-do-not-use-in-production';
+
+/** The host layer's defaults, overlaid by the project's settings module. */
+export const DEFAULT_SETTINGS: ProjectSettings = {
+  SECRET_KEY: '',
+  DEBUG: false,
+  ALLOWED_HOSTS: [],
+  INSTALLED_APPS: [],
+  MIDDLEWARE: [],
+  ROOT_URLCONF: '',
+  DATABASE_URL: '',
+  CACHE_URL: null,
+  LANGUAGE_CODE: 'en-us',
+  USE_I18N: true,
+  TIME_ZONE: 'UTC',
+  APPEND_SLASH: true,
+  DATA_UPLOAD_MAX_MEMORY_SIZE: 2621440,
+  FILE_UPLOAD_MAX_MEMORY_SIZE: 2621440,
+  DATA_UPLOAD_MAX_NUMBER_FIELDS: 1000,
+  FILE_UPLOAD_TEMP_DIR: null,
+  AUTHENTICATION_BACKENDS: ['contrib.auth.backends.ModelBackend'],
+  AUTH_USER_MODEL: 'auth.User',
+  PASSWORD_HASHERS: ['contrib.auth.hashers.PBKDF2PasswordHasher'],
+  SESSION_ENGINE: 'contrib.sessions.backends.db',
+  SESSION_COOKIE_NAME: 'sessionid',
+  SESSION_COOKIE_AGE: 60 * 60 * 24 * 7 * 2,
+  SESSION_COOKIE_SECURE: false,
+  SESSION_COOKIE_HTTPONLY: true,
+  SESSION_COOKIE_SAMESITE: 'Lax',
+  SESSION_COOKIE_PATH: '/',
+  SESSION_COOKIE_DOMAIN: null,
+  SESSION_EXPIRE_AT_BROWSER_CLOSE: false,
+  SESSION_SAVE_EVERY_REQUEST: false,
+  CSRF_COOKIE_NAME: 'csrftoken',
+  CSRF_HEADER_NAME: 'HTTP_X_CSRFTOKEN',
+  CSRF_COOKIE_AGE: 60 * 60 * 24 * 7 * 52,
+  CSRF_COOKIE_SECURE: false,
+  CSRF_COOKIE_HTTPONLY: false,
+  CSRF_COOKIE_SAMESITE: 'Lax',
+  CSRF_TRUSTED_ORIGINS: [],
+  CSRF_USE_SESSIONS: false,
+  CSRF_FAILURE_VIEW: null,
+  LOGIN_URL: '/accounts/login/',
+  LOGIN_REDIRECT_URL: '/accounts/profile/',
+  LOGOUT_REDIRECT_URL: null,
+  STATIC_URL: '/static/',
+  SECURE_PROXY_SSL_HEADER: null,
+  USE_X_FORWARDED_HOST: false,
+  SERVER_HEADERS_TIMEOUT: 20,
+  SERVER_REQUEST_TIMEOUT: 60,
+  SERVER_KEEP_ALIVE_TIMEOUT: 5,
+  ACCESS_LOG: true,
+  API_FRAMEWORK: {},
+};
+
+/** Raised when the settings are missing or inconsistent; the message names the fix. */
+export class ImproperlyConfigured extends Error {
+  override name = 'ImproperlyConfigured';
+}
+
+type Listener = (key: string) => void;
+
+const listeners = new Set<Listener>();
+
+/** The live settings. Mutated only through `configureSettings` and `overrideSettings`. */
+export const settings: ProjectSettings = { ...DEFAULT_SETTINGS };
+
+let configuredFrom: string | null = null;
+
+function notify(keys: Iterable<string>): void {
+  for (const key of keys) {
+    for (const listener of listeners) listener(key);
+  }
+}
+
+/** Register a listener called with the key of every setting that changes. */
+export function onSettingChanged(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Install a project's settings over the defaults. `DATABASE_URL` and `CACHE_URL` from the
+ * environment win over the module's values, so one project runs on SQLite or MySQL unchanged.
+ */
+export function configureSettings(values: Partial<ProjectSettings>, source = '<inline>'): ProjectSettings {
+  const merged: ProjectSettings = { ...DEFAULT_SETTINGS, ...values };
+  if (process.env.DATABASE_URL) merged.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.CACHE_URL) merged.CACHE_URL = process.env.CACHE_URL;
+  if (!merged.SECRET_KEY) {
+    if (process.env.SECRET_KEY) {
+      merged.SECRET_KEY = process.env.SECRET_KEY;
+    } else if (merged.DEBUG) {
+      merged.SECRET_KEY = DEVELOPMENT_SECRET_KEY;
+      if (!process.env.API_FRAMEWORK_QUIET) {
+        process.stderr.write('warning: SECRET_KEY is not set; using an insecure development key (DEBUG only).\n');
+      }
+    } else {
+      throw new ImproperlyConfigured(
+        'The SECRET_KEY setting must not be empty: set the SECRET_KEY environment variable (or DEBUG = true for development).',
+      );
+    }
+  }
+  const changed = new Set<string>([...Object.keys(settings), ...Object.keys(merged)]);
+  for (const key of Object.keys(settings)) delete settings[key];
+  Object.assign(settings, merged);
+  configuredFrom = source;
+  notify(changed);
+  return settings;
+}
+
+/** The project root: the folder holding manage.ts and package.json. */
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Load the settings module named by `SETTINGS_MODULE` (a path relative to the project root,
+ * such as `demo/settings`), unless settings were configured already.
+ */
+export function setupSettings(moduleName = process.env.SETTINGS_MODULE || 'demo/settings'): ProjectSettings {
+  if (configuredFrom !== null) return settings;
+  const file = path.resolve(PROJECT_ROOT, moduleName.replace(/\./g, '/'));
+  let loaded: { default?: Partial<ProjectSettings> } & Partial<ProjectSettings>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require(file);
+  } catch (error) {
+    throw new ImproperlyConfigured(
+      `Could not load the settings module '${moduleName}' (SETTINGS_MODULE): ${(error as Error).message}`,
+    );
+  }
+  return configureSettings(loaded.default ?? loaded, moduleName);
+}
+
+/** True once a settings module (or inline values) has been installed. */
+export function settingsConfigured(): boolean {
+  return configuredFrom !== null;
+}
+
+function applyOverride(values: Partial<ProjectSettings>): () => void {
+  const previous = new Map<string, { present: boolean; value: unknown }>();
+  for (const key of Object.keys(values)) {
+    previous.set(key, { present: key in settings, value: settings[key] });
+    settings[key] = values[key];
+  }
+  notify(previous.keys());
+  return () => {
+    for (const [key, { present, value }] of previous) {
+      if (present) settings[key] = value;
+      else delete settings[key];
+    }
+    notify(previous.keys());
+  };
+}
+
+/**
+ * Run `fn` with some settings replaced, restoring them afterwards (also when `fn` throws).
+ * `overrideSettings.enter(values)` applies the change and returns the restore function.
+ */
+export function overrideSettings<T>(values: Partial<ProjectSettings>, fn: () => T): T {
+  const restore = applyOverride(values);
+  let result: T;
+  try {
+    result = fn();
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  if (result instanceof Promise) {
+    return result.finally(restore) as T;
+  }
+  restore();
+  return result;
+}
+
+overrideSettings.enter = applyOverride;
