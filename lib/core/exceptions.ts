@@ -1,0 +1,40 @@
+/**
+ * The host layer's exceptions: the ones the request handler turns into 400/403/404/413
+ * responses. The API framework's `APIException` family lives in `lib/exceptions.ts`.
+ */
+export { ImproperlyConfigured } from './conf';
+
+/** The user did something suspicious (a bad Host header, a tampered value): answered with 400. */
+export class SuspiciousOperation extends Error {
+  override name = 'SuspiciousOperation';
+}
+
+/** The Host header is not in `ALLOWED_HOSTS`. */
+export class DisallowedHost extends SuspiciousOperation {
+  override name = 'DisallowedHost';
+}
+
+/** A redirect to a URL with an unsafe scheme was attempted. */
+export class DisallowedRedirect extends SuspiciousOperation {
+  override name = 'DisallowedRedirect';
+}
+
+/** The request body is larger than `DATA_UPLOAD_MAX_MEMORY_SIZE`: answered with 413. */
+export class RequestDataTooBig extends SuspiciousOperation {
+  override name = 'RequestDataTooBig';
+}
+
+/** More GET/POST parameters than `DATA_UPLOAD_MAX_NUMBER_FIELDS` were sent. */
+export class TooManyFieldsSent extends SuspiciousOperation {
+  override name = 'TooManyFieldsSent';
+}
+
+/** The user may not do this: answered with 403 (the API framework maps it to its own 403). */
+export class PermissionDenied extends Error {
+  override name = 'PermissionDenied';
+}
+
+/** Raise from a view to answer 404 (the API framework maps it to `NotFound`). */
+export class Http404 extends Error {
+  override name = 'Http404';
+}
