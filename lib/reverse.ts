@@ -1,0 +1,170 @@
+/**
+ * Provides an alternative to the host framework's `reverse()`: given the request it returns
+ * fully qualified URLs, applies the request's versioning scheme and keeps the built-in
+ * `?format=` override parameter.
+ */
+import { reverse as urlsReverse, NoReverseMatch, type UrlConfModule } from './core/urls';
+import type { HttpRequest } from './core/http';
+import { apiSettings } from './settings';
+
+/** The request shapes `reverse()` accepts: the API `Request` or a plain `HttpRequest`. */
+export interface ReverseRequest {
+  /** The API request's version (`null` when versioning is off). */
+  version?: string | null;
+  /** The API request's versioning scheme, when one is active. */
+  versioningScheme?: VersioningSchemeLike | null;
+  /** The host request underneath an API `Request`. */
+  httpRequest?: HttpRequest;
+}
+
+/** Options of `reverse()`: the host reverse's arguments plus `request` and `format`. */
+export interface ReverseOptions {
+  args?: Array<string | number>;
+  kwargs?: Record<string, unknown>;
+  /** Build an absolute URI from this request, applying its versioning scheme. */
+  request?: ReverseRequest | HttpRequest | null;
+  /** A format suffix, passed as the `format` keyword argument (as the original does). */
+  format?: string | null;
+  /** The current application namespace, as for the host reverse. */
+  currentApp?: string;
+  /** The URL conf to reverse in (default: ROOT_URLCONF). */
+  urlconf?: string | UrlConfModule;
+}
+
+/** What `reverse()` needs from a versioning scheme. */
+export interface VersioningSchemeLike {
+  reverse(viewname: string, options: ReverseOptions): string;
+}
+
+function hostRequestOf(request: ReverseRequest | HttpRequest): HttpRequest | null {
+  if ('httpRequest' in request && request.httpRequest) return request.httpRequest;
+  if ('buildAbsoluteUri' in request) return request;
+  return null;
+}
+
+function quotePlus(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+function unquotePlus(value: string): string {
+  const spaced = value.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/**
+ * Return `url` with the query parameter `key` set to `value` (replacing any values it had);
+ * the query's keys come out sorted, as the original does.
+ */
+export function replaceQueryParam(url: string, key: string, value: string): string {
+  const hashAt = url.indexOf('#');
+  const fragment = hashAt >= 0 ? url.slice(hashAt) : '';
+  const withoutFragment = hashAt >= 0 ? url.slice(0, hashAt) : url;
+  const queryAt = withoutFragment.indexOf('?');
+  const base = queryAt >= 0 ? withoutFragment.slice(0, queryAt) : withoutFragment;
+  const query = queryAt >= 0 ? withoutFragment.slice(queryAt + 1) : '';
+  const params = new Map<string, string[]>();
+  for (const part of query.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const name = unquotePlus(eq >= 0 ? part.slice(0, eq) : part);
+    const val = eq >= 0 ? unquotePlus(part.slice(eq + 1)) : '';
+    const list = params.get(name) ?? [];
+    list.push(val);
+    params.set(name, list);
+  }
+  params.set(key, [value]);
+  const encoded = [...params.keys()]
+    .sort()
+    .flatMap((name) => (params.get(name) ?? []).map((val) => `${quotePlus(name)}=${quotePlus(val)}`))
+    .join('&');
+  return `${base}${encoded ? `?${encoded}` : ''}${fragment}`;
+}
+
+/**
+ * Keep the URL_FORMAT_OVERRIDE query parameter (`?format=json`) of `request` on `url`, so
+ * links in a response rendered by format override keep using that format.
+ */
+export function preserveBuiltinQueryParams(url: string, request?: ReverseRequest | HttpRequest | null): string {
+  if (!request) return url;
+  const hostRequest = hostRequestOf(request);
+  if (!hostRequest) return url;
+  const overrides = [apiSettings.URL_FORMAT_OVERRIDE];
+  for (const param of overrides) {
+    if (param && hostRequest.query.has(param)) {
+      url = replaceQueryParam(url, param, hostRequest.query.get(param) ?? '');
+    }
+  }
+  return url;
+}
+
+/**
+ * Reverse `viewname` through the request's versioning scheme when it has one (falling back to
+ * the plain reverse if the scheme's URL does not exist), as an absolute URI when a request is
+ * given.
+ *
+ * @example
+ * reverse('snippet-detail', { kwargs: { pk: 1 }, request }) // 'http://testserver/snippets/1/'
+ */
+export function reverse(viewname: string, options: ReverseOptions = {}): string {
+  const request = options.request ?? null;
+  const scheme = request && 'versioningScheme' in request ? request.versioningScheme : null;
+  let url: string;
+  if (scheme) {
+    try {
+      url = scheme.reverse(viewname, options);
+    } catch (error) {
+      if (!(error instanceof NoReverseMatch)) throw error;
+      url = plainReverse(viewname, options);
+    }
+  } else {
+    url = plainReverse(viewname, options);
+  }
+  return preserveBuiltinQueryParams(url, request);
+}
+
+/**
+ * Reverse without versioning: the format suffix becomes a keyword argument and the result is
+ * made absolute when a request is given. Versioning schemes call this after adjusting the
+ * arguments.
+ */
+export function plainReverse(viewname: string, options: ReverseOptions = {}): string {
+  let kwargs = options.kwargs;
+  if (options.format !== undefined && options.format !== null) {
+    kwargs = { ...(kwargs ?? {}), format: options.format };
+  }
+  const url = urlsReverse(viewname, { args: options.args, kwargs, currentApp: options.currentApp, urlconf: options.urlconf });
+  const hostRequest = options.request ? hostRequestOf(options.request) : null;
+  return hostRequest ? hostRequest.buildAbsoluteUri(url) : url;
+}
+
+/** A lazily reversed URL: resolved when first converted to a string (for module-level use). */
+export class LazyURL {
+  #value: string | null = null;
+
+  constructor(
+    private readonly viewname: string,
+    private readonly options: ReverseOptions = {},
+  ) {}
+
+  /** The URL, reversed on first use. */
+  toString(): string {
+    if (this.#value === null) this.#value = reverse(this.viewname, this.options);
+    return this.#value;
+  }
+
+  /** JSON output is the URL. */
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+/** Like `reverse()`, but resolved only when the result is first used as a string. */
+export function reverseLazy(viewname: string, options: ReverseOptions = {}): LazyURL {
+  return new LazyURL(viewname, options);
+}
