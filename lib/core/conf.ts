@@ -5,6 +5,7 @@
  * Read settings at call time (`settings.DEBUG`), never capture them at import time, so that
  * `overrideSettings()` in tests takes effect everywhere.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The settings every project has; projects may add keys of their own. */
@@ -186,8 +187,20 @@ export function configureSettings(values: Partial<ProjectSettings>, source = '<i
   return settings;
 }
 
-/** The project root: the folder holding manage.ts and package.json. */
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const codeRoot = path.resolve(__dirname, '..', '..');
+const compiled = path.basename(codeRoot) === 'dist' && !fs.existsSync(path.join(codeRoot, 'package.json'));
+
+/**
+ * The project root: the folder holding manage.ts and package.json (also when running the
+ * compiled `dist/manage.js`), where data files such as `db.sqlite3` live.
+ */
+export const PROJECT_ROOT = compiled ? path.dirname(codeRoot) : codeRoot;
+
+/**
+ * Where the project's modules are loaded from: the project root under ts-node, `dist/` when
+ * running compiled JavaScript. Dotted paths and `SETTINGS_MODULE` resolve against it.
+ */
+export const SOURCE_ROOT = codeRoot;
 
 /**
  * Load the settings module named by `SETTINGS_MODULE` (a path relative to the project root,
@@ -195,7 +208,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
  */
 export function setupSettings(moduleName = process.env.SETTINGS_MODULE || 'demo/settings'): ProjectSettings {
   if (configuredFrom !== null) return settings;
-  const file = path.resolve(PROJECT_ROOT, moduleName.replace(/\./g, '/'));
+  const file = path.resolve(SOURCE_ROOT, moduleName.replace(/\./g, '/'));
   let loaded: { default?: Partial<ProjectSettings> } & Partial<ProjectSettings>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -3,7 +3,7 @@
  * and returns its export, the way settings name classes by string.
  */
 import path from 'node:path';
-import { ImproperlyConfigured, PROJECT_ROOT } from './conf';
+import { ImproperlyConfigured, SOURCE_ROOT } from './conf';
 
 /** Module path prefixes, longest first, mapped to folders of this project. */
 const PREFIXES: Array<[string, string]> = [
@@ -29,15 +29,15 @@ export function modulePathToFile(modulePath: string): string {
   for (const [prefix, folder] of PREFIXES) {
     if (dotted.startsWith(prefix)) {
       const rest = modulePath.slice(prefix.length);
-      return path.join(PROJECT_ROOT, folder, ...rest.split('.').filter(Boolean));
+      return path.join(SOURCE_ROOT, folder, ...rest.split('.').filter(Boolean));
     }
   }
-  return path.join(PROJECT_ROOT, ...modulePath.split('.'));
+  return path.join(SOURCE_ROOT, ...modulePath.split('.'));
 }
 
 /** Load a module by dotted path (`demo.urls`) or project-relative path (`demo/urls`). */
 export function importModule(modulePath: string): Record<string, unknown> {
-  const file = modulePath.includes('/') ? path.resolve(PROJECT_ROOT, modulePath) : modulePathToFile(modulePath);
+  const file = modulePath.includes('/') ? path.resolve(SOURCE_ROOT, modulePath) : modulePathToFile(modulePath);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(file) as Record<string, unknown>;
 }

@@ -1,0 +1,226 @@
+/**
+ * The request handler: request -> middleware chain -> URL resolution -> `processView` hooks
+ * -> view -> rendering, with every error turned into a response (errors never escape).
+ *
+ * The chain is built once per `MIDDLEWARE`/`ROOT_URLCONF` and rebuilt when they change.
+ */
+import { settings, onSettingChanged } from './conf';
+import {
+  HttpResponse,
+  type HttpRequest,
+} from './http';
+import { Http404, PermissionDenied, RequestDataTooBig, SuspiciousOperation } from './exceptions';
+import { getResolver, resolve, type ErrorHandler } from './urls';
+import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
+
+type ViewHook = NonNullable<Middleware['processView']>;
+type ExceptionHook = NonNullable<Middleware['processException']>;
+
+/** A response rendered after the view (DRF's `Response`, template responses). */
+interface RenderableResponse {
+  isRendered: boolean;
+  render(): HttpResponse | Promise<HttpResponse> | void | Promise<void>;
+}
+
+function isRenderable(value: unknown): value is HttpResponse & RenderableResponse {
+  return (
+    typeof (value as Partial<RenderableResponse>).render === 'function' &&
+    (value as Partial<RenderableResponse>).isRendered === false
+  );
+}
+
+/** `json.dumps` with the host framework's default separators (`{"a": 1, "b": 2}`). */
+function pyJson(data: Record<string, unknown>): string {
+  return `{${Object.entries(data).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
+}
+
+function jsonResponse(body: string, status: number): HttpResponse {
+  return new HttpResponse(body, { status, contentType: 'application/json' });
+}
+
+function debugDetails(error: unknown): Record<string, unknown> {
+  if (!settings.DEBUG || error === undefined) return {};
+  if (error instanceof Error) return { exception: `${error.name}: ${error.message}`, traceback: error.stack ?? '' };
+  return { exception: String(error) };
+}
+
+/** The default 400 view: `{"error": "Bad Request (400)"}` (plus details when DEBUG). */
+export function badRequest(_request: HttpRequest, error?: unknown): HttpResponse {
+  return jsonResponse(pyJson({ error: 'Bad Request (400)', ...debugDetails(error) }), 400);
+}
+
+/** The default 403 view. */
+export function permissionDenied(_request: HttpRequest, error?: unknown): HttpResponse {
+  const message = error instanceof Error && error.message ? error.message : 'You do not have permission to perform this action.';
+  return jsonResponse(JSON.stringify({ detail: message }), 403);
+}
+
+/** The default 404 view: `{"detail":"Not found."}`. */
+export function pageNotFound(_request: HttpRequest, _error?: unknown): HttpResponse {
+  return jsonResponse(JSON.stringify({ detail: 'Not found.' }), 404);
+}
+
+/** The default 500 view: `{"error": "Server Error (500)"}` (plus the stack when DEBUG). */
+export function serverError(_request: HttpRequest, error?: unknown): HttpResponse {
+  return jsonResponse(pyJson({ error: 'Server Error (500)', ...debugDetails(error) }), 500);
+}
+
+/** The 413 answer to a too-big body; the connection is closed after it. */
+export function requestTooBig(_request: HttpRequest, error?: unknown): HttpResponse {
+  const message = error instanceof Error ? error.message : 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.';
+  const response = jsonResponse(JSON.stringify({ detail: message }), 413);
+  response.closeConnection = true;
+  return response;
+}
+
+const DEFAULT_HANDLERS: Record<400 | 403 | 404 | 500, ErrorHandler> = {
+  400: badRequest,
+  403: permissionDenied,
+  404: pageNotFound,
+  500: serverError,
+};
+
+/** Write a line to stderr (the host layer's logger). */
+export function logError(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error);
+}
+
+async function callErrorHandler(status: 400 | 403 | 404 | 500, request: HttpRequest, error: unknown): Promise<HttpResponse> {
+  let handler: ErrorHandler = DEFAULT_HANDLERS[status];
+  try {
+    handler = getResolver().resolveErrorHandler(status) ?? handler;
+  } catch (lookupError) {
+    logError(`Could not load handler${status}: ${describe(lookupError)}`);
+  }
+  try {
+    let response = await handler(request, error);
+    if (isRenderable(response)) response = (await response.render()) ?? response;
+    if (response instanceof HttpResponse) return response;
+    throw new TypeError(`handler${status} didn't return an HttpResponse object.`);
+  } catch (handlerError) {
+    logError(`Error in handler${status}: ${describe(handlerError)}`);
+    return DEFAULT_HANDLERS[status](request, error);
+  }
+}
+
+/** Turn an error raised while handling `request` into the matching error response. */
+export async function responseForException(request: HttpRequest, error: unknown): Promise<HttpResponse> {
+  if (error instanceof Http404) return callErrorHandler(404, request, error);
+  if (error instanceof PermissionDenied) return callErrorHandler(403, request, error);
+  if (error instanceof RequestDataTooBig) return requestTooBig(request, error);
+  if (error instanceof SuspiciousOperation) {
+    logError(`Bad Request: ${error.name}: ${error.message}`);
+    return callErrorHandler(400, request, error);
+  }
+  logError(`Internal Server Error: ${request.path}\n${describe(error)}`);
+  return callErrorHandler(500, request, error);
+}
+
+function convertExceptionToResponse(getResponse: GetResponse): GetResponse {
+  return async (request) => {
+    try {
+      return await getResponse(request);
+    } catch (error) {
+      return responseForException(request, error);
+    }
+  };
+}
+
+/**
+ * Runs requests through the middleware and the view. Build one with `getHandler()`; it is
+ * rebuilt when `MIDDLEWARE` or `ROOT_URLCONF` change.
+ */
+export class BaseHandler {
+  private chain: GetResponse;
+  private readonly viewMiddleware: ViewHook[] = [];
+  private readonly exceptionMiddleware: ExceptionHook[] = [];
+
+  constructor() {
+    let handler = convertExceptionToResponse((request) => this.getResponseInner(request));
+    for (const cls of [...loadMiddlewareClasses()].reverse()) {
+      const middleware = new cls(handler);
+      if (middleware.processView) this.viewMiddleware.unshift(middleware.processView.bind(middleware));
+      if (middleware.processException) this.exceptionMiddleware.push(middleware.processException.bind(middleware));
+      handler = convertExceptionToResponse((request) => middleware.handle(request));
+    }
+    this.chain = handler;
+  }
+
+  /** Answer `request` (never throws). */
+  async getResponse(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await this.chain(request);
+    } catch (error) {
+      return responseForException(request, error);
+    }
+  }
+
+  private async processExceptionByMiddleware(request: HttpRequest, error: unknown): Promise<HttpResponse | null> {
+    for (const hook of this.exceptionMiddleware) {
+      const response = await hook(request, error);
+      if (response) return response;
+    }
+    return null;
+  }
+
+  /** Resolve, run the view hooks and the view, and render. Errors go to the middleware. */
+  private async getResponseInner(request: HttpRequest): Promise<HttpResponse> {
+    const match = resolve(request.pathInfo);
+    request.resolverMatch = match;
+    const { func: view, args, kwargs } = match;
+    let response: unknown = null;
+    for (const hook of this.viewMiddleware) {
+      response = await hook(request, view, args, kwargs);
+      if (response) break;
+    }
+    if (!response) {
+      try {
+        response = await view(request, kwargs, ...args);
+      } catch (error) {
+        response = await this.processExceptionByMiddleware(request, error);
+        if (!response) throw error;
+      }
+    }
+    if (!(response instanceof HttpResponse)) {
+      const name = view.name || 'view';
+      const got = response === null || response === undefined ? 'None' : 'an unexpected value';
+      throw new TypeError(`The view ${name} didn't return an HttpResponse object. It returned ${got} instead.`);
+    }
+    if (isRenderable(response)) {
+      try {
+        response = (await response.render()) ?? response;
+      } catch (error) {
+        response = await this.processExceptionByMiddleware(request, error);
+        if (!response) throw error;
+      }
+    }
+    return response as HttpResponse;
+  }
+}
+
+let cachedHandler: BaseHandler | null = null;
+
+onSettingChanged((key) => {
+  if (key === 'MIDDLEWARE' || key === 'ROOT_URLCONF') cachedHandler = null;
+});
+
+/** The handler for the current settings, built on first use. */
+export function getHandler(): BaseHandler {
+  if (!cachedHandler) cachedHandler = new BaseHandler();
+  return cachedHandler;
+}
+
+/** Answer a request in process (what the server and the test clients call). */
+export function handleRequest(request: HttpRequest): Promise<HttpResponse> {
+  let handler: BaseHandler;
+  try {
+    handler = getHandler();
+  } catch (error) {
+    return responseForException(request, error);
+  }
+  return handler.getResponse(request);
+}

@@ -1,0 +1,116 @@
+/**
+ * Middleware: classes constructed once with the next handler (`new M(getResponse)`) and called
+ * per request through `handle(request)`. `MiddlewareMixin` gives the request/response hook
+ * style; `CommonMiddleware` implements APPEND_SLASH.
+ */
+import { settings, ImproperlyConfigured } from './conf';
+import { importString } from './modules';
+import { HttpResponsePermanentRedirect, type HttpRequest, type HttpResponse } from './http';
+import { resolve, Resolver404, type ViewFunction } from './urls';
+
+/** The next step of the chain. */
+export type GetResponse = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** A middleware instance. */
+export interface Middleware {
+  /** Answer the request, usually by calling the next handler. */
+  handle(request: HttpRequest): Promise<HttpResponse>;
+  /** Called just before the view with its arguments; a response short-circuits the view. */
+  processView?(
+    request: HttpRequest,
+    view: ViewFunction,
+    args: string[],
+    kwargs: Record<string, unknown>,
+  ): Promise<HttpResponse | null | undefined> | HttpResponse | null | undefined;
+  /** Called when the view raised; a response replaces the error. */
+  processException?(request: HttpRequest, error: unknown): Promise<HttpResponse | null | undefined> | HttpResponse | null | undefined;
+}
+
+/** A middleware class as listed in `MIDDLEWARE`. */
+export type MiddlewareClass = new (getResponse: GetResponse) => Middleware;
+
+/**
+ * Base class for middleware written as hooks: override `processRequest` (a response
+ * short-circuits) and/or `processResponse`.
+ */
+export class MiddlewareMixin implements Middleware {
+  constructor(protected readonly getResponse: GetResponse) {}
+
+  /** Called before the rest of the chain; return a response to answer at once. */
+  processRequest(_request: HttpRequest): Promise<HttpResponse | null | undefined> | HttpResponse | null | undefined {
+    return null;
+  }
+
+  /** Called with the response on its way out; return the (possibly new) response. */
+  processResponse(_request: HttpRequest, response: HttpResponse): Promise<HttpResponse> | HttpResponse {
+    return response;
+  }
+
+  /** Runs the hooks around the next handler. */
+  async handle(request: HttpRequest): Promise<HttpResponse> {
+    const early = await this.processRequest(request);
+    const response = early ?? (await this.getResponse(request));
+    return this.processResponse(request, response);
+  }
+}
+
+/** Turn a `MIDDLEWARE` entry (class or dotted path) into a class. */
+export function resolveMiddleware(entry: string | (new (...args: never[]) => unknown)): MiddlewareClass {
+  const value = typeof entry === 'string' ? importString<unknown>(entry, 'MIDDLEWARE') : entry;
+  if (typeof value !== 'function') {
+    throw new ImproperlyConfigured(`MIDDLEWARE entry '${String(entry)}' is not a middleware class.`);
+  }
+  return value as MiddlewareClass;
+}
+
+/** The classes listed in `settings.MIDDLEWARE`, outermost first. */
+export function loadMiddlewareClasses(entries = settings.MIDDLEWARE): MiddlewareClass[] {
+  return entries.map(resolveMiddleware);
+}
+
+function isValidPath(pathInfo: string): boolean {
+  try {
+    resolve(pathInfo);
+    return true;
+  } catch (error) {
+    if (error instanceof Resolver404) return false;
+    throw error;
+  }
+}
+
+/**
+ * "Common" behaviour: validates the Host header (a bad one is a 400), redirects to `www.`
+ * with `PREPEND_WWW`, and with `APPEND_SLASH` redirects (301) a GET/HEAD for `/path` that
+ * found nothing to `/path/` when that resolves; the query string is kept.
+ */
+export class CommonMiddleware extends MiddlewareMixin {
+  /** Check the host (raises `DisallowedHost`) and apply `PREPEND_WWW`. */
+  override processRequest(request: HttpRequest): HttpResponse | null {
+    const host = request.getHost();
+    if (settings.PREPEND_WWW === true && host && !host.startsWith('www.')) {
+      const path = this.shouldRedirectWithSlash(request) ? this.getFullPathWithSlash(request) : request.getFullPath();
+      return new HttpResponsePermanentRedirect(`${request.scheme}://www.${host}${path}`);
+    }
+    return null;
+  }
+
+  /** True when a slash-less path 404'd and the same path with a slash resolves. */
+  shouldRedirectWithSlash(request: HttpRequest): boolean {
+    if (!settings.APPEND_SLASH || request.pathInfo.endsWith('/')) return false;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    return !isValidPath(request.pathInfo) && isValidPath(`${request.pathInfo}/`);
+  }
+
+  /** The full path with a slash appended to the path part. */
+  getFullPathWithSlash(request: HttpRequest): string {
+    return request.getFullPath(true);
+  }
+
+  /** Redirects 404s that only lacked a trailing slash. */
+  override processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
+    if (response.status === 404 && this.shouldRedirectWithSlash(request)) {
+      return new HttpResponsePermanentRedirect(this.getFullPathWithSlash(request));
+    }
+    return response;
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * The HTTP server: node:http with keep-alive, header/request timeouts, HEAD answered without
+ * a body, streaming responses written with backpressure, a one-line access log, graceful
+ * shutdown on SIGTERM/SIGINT and a node:cluster mode (`serve --workers N`).
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import { settings } from './conf';
+import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
+import { handleRequest, logError } from './handler';
+
+/** Answers a request; the default is the project's handler (middleware, URLs, views). */
+export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Shutdown hooks
+// ---------------------------------------------------------------------------------------------
+
+type ShutdownHook = () => unknown;
+
+const shutdownHooks: ShutdownHook[] = [];
+
+/**
+ * Register work to do when the process stops serving (close database pools, Redis clients):
+ * run after the server drained, and after each management command. Returns an unregister
+ * function.
+ */
+export function onShutdown(hook: ShutdownHook): () => void {
+  shutdownHooks.push(hook);
+  return () => {
+    const index = shutdownHooks.indexOf(hook);
+    if (index >= 0) shutdownHooks.splice(index, 1);
+  };
+}
+
+/** Run every shutdown hook once, latest registered first; failures are logged. */
+export async function runShutdownHooks(): Promise<void> {
+  for (const hook of [...shutdownHooks].reverse()) {
+    try {
+      await hook();
+    } catch (error) {
+      logError(`Error during shutdown: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing responses
+// ---------------------------------------------------------------------------------------------
+
+function waitForDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+function toBuffer(chunk: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), 'utf8');
+}
+
+async function writeStream(res: ServerResponse, response: StreamingHttpResponse): Promise<number> {
+  const source = response.streamingContent;
+  const iterator: AsyncIterator<Buffer | string> | Iterator<Buffer | string> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<Buffer | string>)[Symbol.iterator]();
+  let closed = false;
+  const onClose = (): void => {
+    closed = true;
+  };
+  res.once('close', onClose);
+  let bytes = 0;
+  try {
+    for (;;) {
+      const step = await iterator.next();
+      if (step.done || closed) break;
+      const chunk = toBuffer(step.value);
+      if (chunk.length === 0) continue;
+      bytes += chunk.length;
+      if (!res.write(chunk)) await waitForDrain(res);
+      if (closed) break;
+    }
+    if (!closed) res.end();
+  } catch (error) {
+    logError(`Error while streaming the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+    if (closed && typeof iterator.return === 'function') {
+      try {
+        await iterator.return();
+      } catch {
+        // The client went away; nothing more to do.
+      }
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Write `response` to node's `res`. HEAD gets the same headers (Content-Length included) and
+ * no body. Answers the number of body bytes written.
+ */
+export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: HttpResponse): Promise<number> {
+  res.statusCode = response.status;
+  res.statusMessage = response.reasonPhrase;
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  const cookies = response.cookieHeaders();
+  if (cookies.length) res.setHeader('Set-Cookie', cookies);
+  if (response.closeConnection) res.setHeader('Connection', 'close');
+  const head = req.method === 'HEAD';
+  const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
+  if (response instanceof StreamingHttpResponse || response.streaming) {
+    if (head || bodiless) {
+      res.end();
+      return 0;
+    }
+    return writeStream(res, response as StreamingHttpResponse);
+  }
+  const body = response.contentBytes;
+  if (bodiless) {
+    res.removeHeader('Content-Length');
+    res.end();
+    return 0;
+  }
+  res.setHeader('Content-Length', body.length);
+  if (head) {
+    res.end();
+    return 0;
+  }
+  res.end(body);
+  return body.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+/** Options of `createServer()`. */
+export interface ServerOptions {
+  /** Answers requests (default: the project's handler). */
+  handler?: RequestHandlerFunction;
+  /** Override `settings.ACCESS_LOG`. */
+  accessLog?: boolean;
+}
+
+const shuttingDown = new WeakSet<http.Server>();
+
+function accessLogLine(req: IncomingMessage, status: number, bytes: number, started: bigint): string {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const remote = req.socket?.remoteAddress ?? '-';
+  return `${remote} "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${bytes} ${ms.toFixed(1)}ms`;
+}
+
+/**
+ * An `http.Server` serving the project (not listening yet). Timeouts come from
+ * `SERVER_HEADERS_TIMEOUT`, `SERVER_REQUEST_TIMEOUT`, `SERVER_KEEP_ALIVE_TIMEOUT` (seconds).
+ */
+export function createServer(options: ServerOptions = {}): http.Server {
+  const handler = options.handler ?? handleRequest;
+  const requestTimeout = Math.max(0, Number(settings.SERVER_REQUEST_TIMEOUT) || 0) * 1000;
+  let headersTimeout = Math.max(0, Number(settings.SERVER_HEADERS_TIMEOUT) || 0) * 1000;
+  if (requestTimeout > 0 && headersTimeout > requestTimeout) headersTimeout = requestTimeout;
+  const server = http.createServer({ requestTimeout, headersTimeout, keepAlive: true });
+  server.keepAliveTimeout = Math.max(0, Number(settings.SERVER_KEEP_ALIVE_TIMEOUT) || 0) * 1000;
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    void (async () => {
+      let response: HttpResponse;
+      try {
+        response = await handler(new HttpRequest(req));
+      } catch (error) {
+        logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
+        response = new HttpResponse('{"error": "Server Error (500)"}', { status: 500, contentType: 'application/json' });
+      }
+      if (shuttingDown.has(server)) response.closeConnection = true;
+      let bytes = 0;
+      try {
+        bytes = await writeResponse(req, res, response);
+      } catch (error) {
+        logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('Content-Type', 'application/json');
+          res.setHeader('Connection', 'close');
+          res.end('{"error": "Server Error (500)"}');
+        } else {
+          res.destroy();
+        }
+      }
+      if (options.accessLog ?? settings.ACCESS_LOG) {
+        process.stderr.write(`${accessLogLine(req, res.statusCode, bytes, started)}\n`);
+      }
+    })();
+  });
+  return server;
+}
+
+/** Options of `runServer()`. */
+export interface RunServerOptions extends ServerOptions {
+  host?: string;
+  /** 0 picks a free port; read the bound one from the result. */
+  port?: number;
+  /** Stop gracefully on SIGTERM/SIGINT and run the shutdown hooks. */
+  handleSignals?: boolean;
+  /** Seconds to wait for in-flight requests before closing connections (default: SERVER_REQUEST_TIMEOUT). */
+  shutdownTimeout?: number;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  server: http.Server;
+  host: string;
+  /** The bound port. */
+  port: number;
+  /** `http://host:port`. */
+  url: string;
+  /** Stop accepting, let in-flight requests finish, close idle keep-alive connections. */
+  close(): Promise<void>;
+  /** Settles once the server is closed (by `close()` or a signal). */
+  closed: Promise<void>;
+}
+
+/**
+ * Stop `server` gracefully: no new connections, idle keep-alive sockets closed, in-flight
+ * requests answered with `Connection: close`; after `timeoutMs` the rest are cut.
+ */
+export function closeGracefully(server: http.Server, timeoutMs: number): Promise<void> {
+  shuttingDown.add(server);
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => server.closeAllConnections(), Math.max(timeoutMs, 1));
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Start serving on `host:port`; resolves once listening. */
+export async function runServer(options: RunServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer(options);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8000, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const timeoutMs = (options.shutdownTimeout ?? (Number(settings.SERVER_REQUEST_TIMEOUT) || 30)) * 1000;
+  let closing: Promise<void> | null = null;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+  const onSignal = (): void => {
+    void running.close().then(runShutdownHooks);
+  };
+  const running: RunningServer = {
+    server,
+    host,
+    port: address.port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    close() {
+      if (!closing) {
+        if (options.handleSignals) for (const signal of signals) process.off(signal, onSignal);
+        closing = closeGracefully(server, timeoutMs).then(markClosed);
+      }
+      return closing;
+    },
+    closed,
+  };
+  if (options.handleSignals) for (const signal of signals) process.once(signal, onSignal);
+  return running;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cluster mode
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The node flags a child process needs to run this project's entry point: the parent's own,
+ * plus ts-node's transpile-only hook when running from TypeScript sources (e.g. under
+ * `npx ts-node`, which registers itself without putting a flag in `execArgv`).
+ */
+export function childExecArgv(): string[] {
+  const execArgv = [...process.execArgv];
+  const fromSources = __filename.endsWith('.ts');
+  const registered = execArgv.some((arg) => arg.includes('ts-node'));
+  if (fromSources && !registered) execArgv.push('-r', require.resolve('ts-node/register/transpile-only'));
+  return execArgv;
+}
+
+/** Options of `runCluster()`. */
+export interface ClusterOptions {
+  workers: number;
+  host?: string;
+  port?: number;
+  /** Where the primary reports (default stderr). */
+  log?: (line: string) => void;
+}
+
+/**
+ * In the primary: fork `workers` processes that each run `runServer()` on the shared port,
+ * restart any that crash, and on SIGTERM/SIGINT stop them all. In a worker: serve. Resolves
+ * once everything has stopped.
+ */
+export async function runCluster(options: ClusterOptions): Promise<void> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 8000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (!cluster.isPrimary) {
+    const running = await runServer({ host, port, handleSignals: true });
+    process.send?.({ type: 'listening', port: running.port });
+    await running.closed;
+    return;
+  }
+  cluster.setupPrimary({ execArgv: childExecArgv() });
+  let stopping = false;
+  const live = new Set<Worker>();
+  let announced = false;
+  const fork = (): void => {
+    const worker = cluster.fork({ API_FRAMEWORK_WORKER: '1' });
+    live.add(worker);
+    worker.on('message', (message: { type?: string; port?: number }) => {
+      if (message?.type === 'listening' && !announced) {
+        announced = true;
+        log(`Listening at http://${host}:${message.port} (pid ${process.pid}, ${options.workers} workers)`);
+      }
+    });
+  };
+  await new Promise<void>((resolve) => {
+    const onExit = (worker: Worker, code: number | null, signal: string | null): void => {
+      live.delete(worker);
+      if (stopping) {
+        if (live.size === 0) resolve();
+        return;
+      }
+      log(`Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting a new one.`);
+      fork();
+    };
+    cluster.on('exit', onExit);
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      log('Shutting down workers...');
+      if (live.size === 0) resolve();
+      for (const worker of live) worker.process.kill('SIGTERM');
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    for (let i = 0; i < options.workers; i++) fork();
+  });
+}
