@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { settings, onSettingChanged, ImproperlyConfigured } from '../../lib/core/conf';
 import { importString } from '../../lib/core/modules';
+import { constantTimeCompare, getRandomString, RANDOM_STRING_CHARS } from '../../lib/core/signing';
 
 const pbkdf2Async = promisify(crypto.pbkdf2);
 
@@ -17,28 +18,6 @@ const pbkdf2Async = promisify(crypto.pbkdf2);
 export const UNUSABLE_PASSWORD_PREFIX = '!';
 /** Number of random characters after the prefix of an unusable password. */
 export const UNUSABLE_PASSWORD_SUFFIX_LENGTH = 40;
-/** Alphabet of generated salts: ASCII letters and digits. */
-export const RANDOM_STRING_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** A cryptographically random string of `length` characters drawn from `allowedChars`. */
-export function randomString(length: number, allowedChars: string = RANDOM_STRING_CHARS): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += allowedChars[crypto.randomInt(allowedChars.length)];
-  return out;
-}
-
-/** Compare two strings in time independent of where they differ. */
-export function constantTimeEquals(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  if (left.length !== right.length) {
-    // Still spend a comparison so the length mismatch is not measurably faster.
-    crypto.timingSafeEqual(left, left);
-    return false;
-  }
-  return crypto.timingSafeEqual(left, right);
-}
-
 /** The parts of a stored hash, as `decode()` returns them. */
 export interface DecodedHash {
   algorithm: string;
@@ -70,14 +49,14 @@ export abstract class BasePasswordHasher {
   /** A new random salt with at least `saltEntropy` bits. */
   salt(): string {
     const count = Math.ceil(this.saltEntropy / Math.log2(RANDOM_STRING_CHARS.length));
-    return randomString(count);
+    return getRandomString(count);
   }
 
   /** Check the password against an encoded hash made by this hasher. */
   async verify(password: string, encoded: string): Promise<boolean> {
     const decoded = this.decode(encoded);
     const encoded2 = await this.encode(password, decoded.salt, decoded.iterations);
-    return constantTimeEquals(encoded, encoded2);
+    return constantTimeCompare(encoded, encoded2);
   }
 
   /** Hash a password with the given salt (and work factor, when the algorithm has one). */
@@ -266,7 +245,7 @@ export async function makePassword(
   hasher: string | BasePasswordHasher = 'default',
 ): Promise<string> {
   if (password === null) {
-    return UNUSABLE_PASSWORD_PREFIX + randomString(UNUSABLE_PASSWORD_SUFFIX_LENGTH);
+    return UNUSABLE_PASSWORD_PREFIX + getRandomString(UNUSABLE_PASSWORD_SUFFIX_LENGTH);
   }
   if (typeof password !== 'string') {
     throw new TypeError(`Password must be a string or bytes, got ${typeof password}.`);

@@ -1,0 +1,47 @@
+/**
+ * Username validators, as the host framework's: letters (any script), digits and `@ . + - _`.
+ */
+
+/** Raised by a validator; `message` is shown to the user, `code` identifies the rule. */
+export class ValidationError extends Error {
+  override name = 'ValidationError';
+  constructor(
+    message: string,
+    readonly code: string = 'invalid',
+  ) {
+    super(message);
+  }
+}
+
+/** Validate usernames of any script: `\w` in the Unicode sense plus `@ . + -`. */
+export class UnicodeUsernameValidator {
+  /** The pattern a valid username matches in full. */
+  regex: RegExp = /^[\p{L}\p{N}\p{M}\p{Pc}@.+-]+$/u;
+  message = 'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.';
+  code = 'invalid';
+
+  /** Throw `ValidationError` when `value` is not a valid username. */
+  validate(value: string): void {
+    // `$` in Python's pattern is `\Z`: a trailing newline is not allowed either.
+    if (!this.regex.test(value)) throw new ValidationError(this.message, this.code);
+  }
+}
+
+/** Like `UnicodeUsernameValidator`, but ASCII letters and digits only. */
+export class ASCIIUsernameValidator extends UnicodeUsernameValidator {
+  override regex: RegExp = /^[A-Za-z0-9_@.+-]+$/;
+  override message = 'Enter a valid username. This value may contain only English letters, numbers, and @/./+/-/_ characters.';
+}
+
+/** Django's `AbstractBaseUser.normalize_username`: NFKC normalisation. */
+export function normalizeUsername(username: string): string {
+  return username.normalize('NFKC');
+}
+
+/** Lower-case the domain part of an email address (Django's `normalize_email`). */
+export function normalizeEmail(email: string | null | undefined): string {
+  const value = email ?? '';
+  const at = value.lastIndexOf('@');
+  if (at < 0) return value;
+  return `${value.slice(0, at)}@${value.slice(at + 1).toLowerCase()}`;
+}

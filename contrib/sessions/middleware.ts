@@ -1,0 +1,103 @@
+/**
+ * `SessionMiddleware`: gives every request a `request.session` from the store named by
+ * `SESSION_ENGINE`, keyed by the `SESSION_COOKIE_NAME` cookie, and saves it (and sets the
+ * cookie) when it changed.
+ */
+import { settings } from '../../lib/core/conf';
+import type { HttpRequest, HttpResponse } from '../../lib/core/http';
+import { importModule } from '../../lib/core/modules';
+import { ImproperlyConfigured } from '../../lib/core/exceptions';
+import { SessionInterrupted, UpdateError, type SessionStoreClass } from './backends/base';
+import { patchVaryHeaders } from './vary';
+
+let engineCache: { engine: string; store: SessionStoreClass } | null = null;
+
+/** The `SessionStore` class of the `SESSION_ENGINE` module (cached per setting value). */
+export function getSessionStore(engine: string = settings.SESSION_ENGINE): SessionStoreClass {
+  if (engineCache && engineCache.engine === engine) return engineCache.store;
+  let mod: Record<string, unknown>;
+  try {
+    mod = importModule(engine);
+  } catch (error) {
+    throw new ImproperlyConfigured(`SESSION_ENGINE '${engine}' could not be imported: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const store = mod.SessionStore;
+  if (typeof store !== 'function') {
+    throw new ImproperlyConfigured(`SESSION_ENGINE '${engine}' does not define a 'SessionStore' class.`);
+  }
+  engineCache = { engine, store: store as SessionStoreClass };
+  return engineCache.store;
+}
+
+/**
+ * Load the session before the view, save it after. Override `storeClass()` to pick the store
+ * per request.
+ */
+export class SessionMiddleware {
+  constructor(protected readonly getResponse: (request: HttpRequest) => Promise<HttpResponse>) {}
+
+  /** The store class for this request (default: from `SESSION_ENGINE`). */
+  storeClass(_request: HttpRequest): SessionStoreClass {
+    return getSessionStore();
+  }
+
+  /** Attach `request.session`, run the chain, then persist the session. */
+  async handle(request: HttpRequest): Promise<HttpResponse> {
+    const Store = this.storeClass(request);
+    const session = new Store(request.cookies[settings.SESSION_COOKIE_NAME] ?? null);
+    await session.ensureLoaded();
+    request.session = session;
+    const response = await this.getResponse(request);
+    return this.processResponse(request, response);
+  }
+
+  /**
+   * Save a modified session and set its cookie; delete the cookie of a session that was
+   * emptied; add `Vary: Cookie` when the session was read.
+   */
+  async processResponse(request: HttpRequest, response: HttpResponse): Promise<HttpResponse> {
+    const session = request.session;
+    if (!session) return response;
+    const { accessed, modified } = session;
+    const empty = session.isEmpty();
+    const cookieName = settings.SESSION_COOKIE_NAME;
+    if (cookieName in request.cookies && empty) {
+      response.deleteCookie(cookieName, {
+        path: settings.SESSION_COOKIE_PATH,
+        domain: settings.SESSION_COOKIE_DOMAIN,
+        sameSite: settings.SESSION_COOKIE_SAMESITE,
+      });
+      patchVaryHeaders(response, ['Cookie']);
+      return response;
+    }
+    if (accessed) patchVaryHeaders(response, ['Cookie']);
+    if ((modified || settings.SESSION_SAVE_EVERY_REQUEST) && !empty && response.status !== 500) {
+      let maxAge: number | null = null;
+      let expires: Date | null = null;
+      if (!session.getExpireAtBrowserClose()) {
+        maxAge = session.getExpiryAge();
+        expires = new Date(Date.now() + maxAge * 1000);
+      }
+      try {
+        await session.save();
+      } catch (error) {
+        if (error instanceof UpdateError) {
+          throw new SessionInterrupted(
+            "The request's session was deleted before the request completed. The user may have logged out in a concurrent request, for example.",
+          );
+        }
+        throw error;
+      }
+      response.setCookie(cookieName, session.sessionKey ?? '', {
+        maxAge,
+        expires,
+        domain: settings.SESSION_COOKIE_DOMAIN,
+        path: settings.SESSION_COOKIE_PATH,
+        secure: settings.SESSION_COOKIE_SECURE,
+        httpOnly: settings.SESSION_COOKIE_HTTPONLY,
+        sameSite: settings.SESSION_COOKIE_SAMESITE,
+      });
+    }
+    return response;
+  }
+}
