@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PassThrough } from 'node:stream';
-import { apps } from './apps';
+import { apps, type AppConfig } from './apps';
 import { PROJECT_ROOT } from './conf';
 
 /** A writable text sink (process.stdout, or a buffer in tests). */
@@ -228,6 +228,13 @@ export abstract class BaseCommand {
 /** A concrete command class. */
 export type CommandConstructor = (new (io?: CommandIO) => BaseCommand) & { help: string };
 
+let appsError: Error | null = null;
+
+/** The error that kept the installed apps' commands from loading, if any. */
+export function getAppsError(): Error | null {
+  return appsError;
+}
+
 interface CommandEntry {
   app: string;
   load: () => CommandConstructor;
@@ -265,7 +272,16 @@ function coreCommands(): Map<string, CommandEntry> {
  */
 export function getCommands(): Map<string, CommandEntry> {
   const commands = coreCommands();
-  for (const config of apps.getAppConfigs()) {
+  appsError = null;
+  let configs: readonly AppConfig[];
+  try {
+    configs = apps.getAppConfigs();
+  } catch (error) {
+    // Core commands stay available (help, shell) while the apps are broken.
+    appsError = error instanceof Error ? error : new Error(String(error));
+    return commands;
+  }
+  for (const config of configs) {
     if (!config.commands) continue;
     for (const [name, cls] of Object.entries(config.commands())) {
       commands.set(name, { app: config.label, load: () => cls as unknown as CommandConstructor });
@@ -301,6 +317,7 @@ export async function runCommand(name: string, argv: string[], io: CommandIO = {
     return 1;
   }
   if (!cls) {
+    if (appsError) stderr.write(`${appsError.name}: ${appsError.message}\n`);
     stderr.write(`Unknown command: '${name}'. Type '${PROG} help' for usage.\n`);
     return 1;
   }

@@ -34,9 +34,13 @@ export function onShutdown(hook: ShutdownHook): () => void {
   };
 }
 
-/** Run every shutdown hook once, latest registered first; failures are logged. */
+/**
+ * Run the registered shutdown hooks, latest registered first, and forget them (a second
+ * call does nothing); failures are logged.
+ */
 export async function runShutdownHooks(): Promise<void> {
-  for (const hook of [...shutdownHooks].reverse()) {
+  const hooks = shutdownHooks.splice(0).reverse();
+  for (const hook of hooks) {
     try {
       await hook();
     } catch (error) {
@@ -202,6 +206,20 @@ export function createServer(options: ServerOptions = {}): http.Server {
     })();
   });
   return server;
+}
+
+/**
+ * Parse `[HOST:]PORT` (`8000`, `0.0.0.0:8000`, `[::1]:8000`, `localhost:8000`); null when
+ * malformed.
+ */
+export function parseAddrPort(text: string, defaultHost = '127.0.0.1'): { host: string; port: number } | null {
+  const match = /^(?:(\d{1,3}(?:\.\d{1,3}){3}|\[[a-fA-F0-9:]+\]|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*):)?(\d+)$/.exec(text);
+  if (!match) return null;
+  const port = Number(match[2]);
+  if (port > 65535) return null;
+  let host = match[1] ?? defaultHost;
+  if (host.startsWith('[')) host = host.slice(1, -1);
+  return { host, port };
 }
 
 /** Options of `runServer()`. */
