@@ -6,6 +6,7 @@
 import { authenticate as authenticateCredentials } from '../contrib/auth';
 import { checkCsrf } from '../contrib/sessions/csrf';
 import type { AuthUser, HttpRequest } from './core/http';
+import { gettext } from './core/i18n';
 import { importString } from './core/modules';
 import { AuthenticationFailed, PermissionDenied } from './exceptions';
 import type { Request } from './request';
@@ -94,13 +95,13 @@ export class BasicAuthentication extends BaseAuthentication {
     const auth = splitHeader(getAuthorizationHeader(request));
     if (auth.length === 0 || auth[0].toLowerCase() !== 'basic') return null;
     if (auth.length === 1) {
-      throw new AuthenticationFailed('Invalid basic header. No credentials provided.');
+      throw new AuthenticationFailed(gettext('Invalid basic header. No credentials provided.'));
     } else if (auth.length > 2) {
-      throw new AuthenticationFailed('Invalid basic header. Credentials string should not contain spaces.');
+      throw new AuthenticationFailed(gettext('Invalid basic header. Credentials string should not contain spaces.'));
     }
     const bytes = decodeBase64(auth[1]);
     if (bytes === null) {
-      throw new AuthenticationFailed('Invalid basic header. Credentials not correctly base64 encoded.');
+      throw new AuthenticationFailed(gettext('Invalid basic header. Credentials not correctly base64 encoded.'));
     }
     const decoded = decodeUtf8(bytes) ?? bytes.toString('latin1');
     const colon = decoded.indexOf(':');
@@ -112,8 +113,8 @@ export class BasicAuthentication extends BaseAuthentication {
   /** Authenticate the userid and password against the configured authentication backends. */
   async authenticateCredentials(userid: string, password: string, request?: Request): Promise<AuthResult> {
     const user = await authenticateCredentials(request ? request.httpRequest : null, { username: userid, password });
-    if (!user) throw new AuthenticationFailed('Invalid username/password.');
-    if (!user.is_active) throw new AuthenticationFailed('User inactive or deleted.');
+    if (!user) throw new AuthenticationFailed(gettext('Invalid username/password.'));
+    if (!user.is_active) throw new AuthenticationFailed(gettext('User inactive or deleted.'));
     return [user, null];
   }
 
@@ -206,14 +207,14 @@ export class TokenAuthentication extends BaseAuthentication {
     const auth = splitHeader(getAuthorizationHeader(request));
     if (auth.length === 0 || auth[0].toLowerCase() !== this.keyword.toLowerCase()) return null;
     if (auth.length === 1) {
-      throw new AuthenticationFailed('Invalid token header. No credentials provided.');
+      throw new AuthenticationFailed(gettext('Invalid token header. No credentials provided.'));
     } else if (auth.length > 2) {
-      throw new AuthenticationFailed('Invalid token header. Token string should not contain spaces.');
+      throw new AuthenticationFailed(gettext('Invalid token header. Token string should not contain spaces.'));
     }
     const bytes = latin1Bytes(auth[1]);
     const token = bytes === null ? null : decodeUtf8(bytes);
     if (token === null) {
-      throw new AuthenticationFailed('Invalid token header. Token string should not contain invalid characters.');
+      throw new AuthenticationFailed(gettext('Invalid token header. Token string should not contain invalid characters.'));
     }
     return this.authenticateCredentials(token);
   }
@@ -222,9 +223,9 @@ export class TokenAuthentication extends BaseAuthentication {
   async authenticateCredentials(key: string): Promise<AuthResult> {
     const model = this.getModel();
     const token = await model.objects.selectRelated('user').filter({ key }).first();
-    if (!token) throw new AuthenticationFailed('Invalid token.');
+    if (!token) throw new AuthenticationFailed(gettext('Invalid token.'));
     const user = token.user;
-    if (!user || !user.is_active) throw new AuthenticationFailed('User inactive or deleted.');
+    if (!user || !user.is_active) throw new AuthenticationFailed(gettext('User inactive or deleted.'));
     return [user, token];
   }
 

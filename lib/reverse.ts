@@ -6,6 +6,7 @@
 import { reverse as urlsReverse, NoReverseMatch, type UrlConfModule } from './core/urls';
 import type { HttpRequest } from './core/http';
 import { apiSettings } from './settings';
+import { replaceQueryParam } from './utils/urls';
 
 /** The request shapes `reverse()` accepts: the API `Request` or a plain `HttpRequest`. */
 export interface ReverseRequest {
@@ -40,50 +41,6 @@ function hostRequestOf(request: ReverseRequest | HttpRequest): HttpRequest | nul
   if ('httpRequest' in request && request.httpRequest) return request.httpRequest;
   if ('buildAbsoluteUri' in request) return request;
   return null;
-}
-
-function quotePlus(value: string): string {
-  return encodeURIComponent(value)
-    .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
-}
-
-function unquotePlus(value: string): string {
-  const spaced = value.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
-}
-
-/**
- * Return `url` with the query parameter `key` set to `value` (replacing any values it had);
- * the query's keys come out sorted, as the original does.
- */
-export function replaceQueryParam(url: string, key: string, value: string): string {
-  const hashAt = url.indexOf('#');
-  const fragment = hashAt >= 0 ? url.slice(hashAt) : '';
-  const withoutFragment = hashAt >= 0 ? url.slice(0, hashAt) : url;
-  const queryAt = withoutFragment.indexOf('?');
-  const base = queryAt >= 0 ? withoutFragment.slice(0, queryAt) : withoutFragment;
-  const query = queryAt >= 0 ? withoutFragment.slice(queryAt + 1) : '';
-  const params = new Map<string, string[]>();
-  for (const part of query.split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const name = unquotePlus(eq >= 0 ? part.slice(0, eq) : part);
-    const val = eq >= 0 ? unquotePlus(part.slice(eq + 1)) : '';
-    const list = params.get(name) ?? [];
-    list.push(val);
-    params.set(name, list);
-  }
-  params.set(key, [value]);
-  const encoded = [...params.keys()]
-    .sort()
-    .flatMap((name) => (params.get(name) ?? []).map((val) => `${quotePlus(name)}=${quotePlus(val)}`))
-    .join('&');
-  return `${base}${encoded ? `?${encoded}` : ''}${fragment}`;
 }
 
 /**

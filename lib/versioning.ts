@@ -3,9 +3,11 @@
  * path, the URL namespace, the host name or a query parameter, and checked against the
  * allowed versions. Each scheme may also rewrite `reverse()` so generated links keep the version.
  */
+import { gettext } from './core/i18n';
 import { NotAcceptable, NotFound } from './exceptions';
-import { plainReverse, replaceQueryParam, type ReverseOptions } from './reverse';
+import { plainReverse, type ReverseOptions } from './reverse';
 import { apiSettings } from './settings';
+import { replaceQueryParam } from './utils/urls';
 import type { Request } from './request';
 
 /** A versioning scheme class, as in `versioningClass` and `DEFAULT_VERSIONING_CLASS`. */
@@ -102,7 +104,7 @@ export class AcceptHeaderVersioning extends BaseVersioning {
     const params = mediaTypeParams(request.acceptedMediaType ?? '');
     const param = this.getVersionParam();
     const version = Object.prototype.hasOwnProperty.call(params, param) ? params[param] : this.getDefaultVersion();
-    if (!this.isAllowedVersion(version)) throw new NotAcceptable(this.invalidVersionMessage);
+    if (!this.isAllowedVersion(version)) throw new NotAcceptable(gettext(this.invalidVersionMessage));
     return version;
   }
 
@@ -120,7 +122,7 @@ export class URLPathVersioning extends BaseVersioning {
   override determineVersion(_request: Request, kwargs: Record<string, unknown> = {}): string | null {
     const raw = kwargs[this.getVersionParam()];
     const version = raw === undefined || raw === null ? this.getDefaultVersion() : String(raw);
-    if (!this.isAllowedVersion(version)) throw new NotFound(this.invalidVersionMessage);
+    if (!this.isAllowedVersion(version)) throw new NotFound(gettext(this.invalidVersionMessage));
     return version;
   }
 
@@ -147,7 +149,7 @@ export class NamespaceVersioning extends BaseVersioning {
     for (const version of match.namespace.split(':')) {
       if (this.isAllowedVersion(version)) return version;
     }
-    throw new NotFound(this.invalidVersionMessage);
+    throw new NotFound(gettext(this.invalidVersionMessage));
   }
 
   /** Reverse `<version>:<viewname>` for a versioned request. */
@@ -181,7 +183,7 @@ export class HostNameVersioning extends BaseVersioning {
     const match = this.hostnameRegex.exec(hostname);
     if (!match) return this.getDefaultVersion();
     const version = match[1];
-    if (!this.isAllowedVersion(version)) throw new NotFound(this.invalidVersionMessage);
+    if (!this.isAllowedVersion(version)) throw new NotFound(gettext(this.invalidVersionMessage));
     return version;
   }
 
@@ -201,7 +203,7 @@ export class QueryParameterVersioning extends BaseVersioning {
     const param = this.getVersionParam();
     const query = request.httpRequest.query;
     const version = query.has(param) ? (query.get(param) ?? null) : this.getDefaultVersion();
-    if (!this.isAllowedVersion(version)) throw new NotFound(this.invalidVersionMessage);
+    if (!this.isAllowedVersion(version)) throw new NotFound(gettext(this.invalidVersionMessage));
     return version;
   }
 
