@@ -204,7 +204,7 @@ export const anonymousUser: AuthUser = Object.freeze({
   isAuthenticated: false,
   isAnonymous: true,
   hasPerm: () => false,
-  hasPerms: () => false,
+  hasPerms: (perms: Iterable<string>) => [...perms].length === 0,
   toString: () => 'AnonymousUser',
 });
 
