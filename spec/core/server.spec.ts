@@ -1,0 +1,349 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import path from 'node:path';
+import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client, request } from 'undici';
+import { overrideSettings, PROJECT_ROOT } from '../../lib/core/conf';
+import { runServer, type RunningServer } from '../../lib/core/server';
+
+const server = suite<{ running: RunningServer; restore: () => void; client: Client }>('server');
+
+server.before(async (ctx) => {
+  ctx.restore = overrideSettings.enter({
+    MIDDLEWARE: ['lib.core.middleware.CommonMiddleware'],
+    ROOT_URLCONF: 'spec.core.fixtures.urls',
+    ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '.example.com'],
+    ACCESS_LOG: false,
+    DEBUG: false,
+  });
+  ctx.running = await runServer({ host: '127.0.0.1', port: 0 });
+  ctx.client = new Client(ctx.running.url);
+});
+
+server.after(async (ctx) => {
+  await ctx.client.close();
+  await ctx.running.close();
+  ctx.restore();
+});
+
+async function text(body: { text(): Promise<string> }): Promise<string> {
+  return body.text();
+}
+
+/** Stderr is noisy when views fail on purpose; keep it quiet for that call. */
+async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; output: string }> {
+  const original = process.stderr.write.bind(process.stderr);
+  let output = '';
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    output += chunk.toString();
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return { result: await fn(), output };
+  } finally {
+    process.stderr.write = original;
+  }
+}
+
+server('query :: repeated keys are kept and cookies are parsed', async ({ client, running }) => {
+  const res = await client.request({
+    path: '/echo/?a=1&a=2&b=&c=x%20y',
+    method: 'GET',
+    headers: { cookie: 'sessionid=abc; theme=dark%20mode' },
+  });
+  assert.is(res.statusCode, 200);
+  const data = JSON.parse(await text(res.body));
+  assert.equal(data.query, [['a', ['1', '2']], ['b', ['']], ['c', ['x y']]]);
+  assert.equal(data.cookies, { sessionid: 'abc', theme: 'dark mode' });
+  assert.is(data.host, `127.0.0.1:${running.port}`);
+});
+
+server('body :: a small POST body is read', async ({ client }) => {
+  const res = await client.request({ path: '/echo/', method: 'POST', body: 'x'.repeat(100), headers: { 'content-type': 'text/plain' } });
+  assert.is(res.statusCode, 200);
+  assert.is(JSON.parse(await text(res.body)).length, 100);
+});
+
+server('body :: over DATA_UPLOAD_MAX_MEMORY_SIZE by Content-Length -> 413 JSON, connection closed', async ({ running }) => {
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 1000 }, async () => {
+    const res = await request(`${running.url}/echo/`, { method: 'POST', body: Buffer.alloc(4 * 1024 * 1024, 97) });
+    assert.is(res.statusCode, 413);
+    assert.is(res.headers['content-type'], 'application/json');
+    assert.is(res.headers.connection, 'close');
+    assert.equal(JSON.parse(await text(res.body)), { detail: 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.' });
+  });
+});
+
+server('body :: over the limit while reading a chunked body -> 413 JSON', async ({ running }) => {
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 1000 }, async () => {
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 64; i++) yield Buffer.alloc(64 * 1024, 98);
+    }
+    const res = await request(`${running.url}/echo/`, { method: 'POST', body: chunks() });
+    assert.is(res.statusCode, 413);
+    assert.equal(JSON.parse(await text(res.body)), { detail: 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.' });
+  });
+});
+
+server('body :: a raw socket sending a too-big body is answered and closed', async ({ running }) => {
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 10 }, async () => {
+    const socket = net.connect(running.port, '127.0.0.1');
+    socket.write('POST /echo/ HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+    socket.write('20\r\n' + 'z'.repeat(32) + '\r\n');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    // The server must end the connection by itself although the body never finished
+    // (the guard only keeps a broken server from hanging the suite).
+    let timedOut = false;
+    const guard = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, 10000);
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    clearTimeout(guard);
+    assert.not.ok(timedOut, 'the server left the connection open');
+    assert.match(received, /^HTTP\/1\.1 413 /);
+    assert.match(received, /Request body exceeded settings\.DATA_UPLOAD_MAX_MEMORY_SIZE\./);
+  });
+});
+
+server('HEAD :: same headers as GET (Content-Length included), no body', async ({ client }) => {
+  const get = await client.request({ path: '/hello/', method: 'GET' });
+  const getBody = await text(get.body);
+  const head = await client.request({ path: '/hello/', method: 'HEAD' });
+  const headBody = await text(head.body);
+  assert.is(getBody, 'hello GET');
+  assert.is(headBody, '');
+  assert.is(head.statusCode, 200);
+  assert.is(head.headers['content-length'], String(Buffer.byteLength('hello HEAD')));
+  assert.is(head.headers['x-hello'], 'world');
+  assert.is(head.headers['content-type'], get.headers['content-type']);
+});
+
+server('cookies :: Set-Cookie carries the options', async ({ client }) => {
+  const res = await client.request({ path: '/hello/', method: 'GET' });
+  await text(res.body);
+  const cookie = String(res.headers['set-cookie']);
+  assert.match(cookie, /^visited=yes; /);
+  assert.match(cookie, /Max-Age=60/);
+  assert.match(cookie, /Path=\//);
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /Expires=/);
+});
+
+server('keep-alive :: sequential requests reuse one connection', async ({ running }) => {
+  let connections = 0;
+  const onConnection = (): void => {
+    connections += 1;
+  };
+  running.server.on('connection', onConnection);
+  const client = new Client(running.url);
+  try {
+    for (let i = 0; i < 3; i++) {
+      const res = await client.request({ path: '/hello/', method: 'GET' });
+      assert.is(res.statusCode, 200);
+      assert.is(await text(res.body), 'hello GET');
+    }
+  } finally {
+    running.server.off('connection', onConnection);
+    await client.close();
+  }
+  assert.is(connections, 1);
+});
+
+server('streaming :: chunks arrive in order without Content-Length', async ({ client }) => {
+  const res = await client.request({ path: '/stream/', method: 'GET' });
+  assert.is(res.statusCode, 200);
+  assert.is(res.headers['content-length'], undefined);
+  assert.is(res.headers['transfer-encoding'], 'chunked');
+  assert.is(await text(res.body), 'chunk-0;chunk-1;chunk-2;chunk-3;chunk-4;');
+});
+
+server('host :: a Host not in ALLOWED_HOSTS -> 400 JSON', async ({ client }) => {
+  const { result: res, output } = await quietly(() => client.request({ path: '/hello/', method: 'GET', headers: { host: 'evil.com' } }));
+  assert.is(res.statusCode, 400);
+  assert.is(await text(res.body), '{"error": "Bad Request (400)"}');
+  assert.match(output, /Invalid HTTP_HOST header: 'evil.com'/);
+});
+
+server('host :: leading-dot patterns accept subdomains', async ({ client }) => {
+  const res = await client.request({ path: '/hello/', method: 'GET', headers: { host: 'api.example.com:8080' } });
+  assert.is(res.statusCode, 200);
+  await text(res.body);
+});
+
+server('APPEND_SLASH :: GET without the slash -> 301 to the slashed path, query kept', async ({ client }) => {
+  const res = await client.request({ path: '/items/7?x=1&y=2', method: 'GET' });
+  assert.is(res.statusCode, 301);
+  assert.is(res.headers.location, '/items/7/?x=1&y=2');
+  await text(res.body);
+});
+
+server('APPEND_SLASH :: no redirect for POST, nor when the slashed path does not resolve', async ({ client }) => {
+  const post = await client.request({ path: '/items/7', method: 'POST', body: '' });
+  assert.is(post.statusCode, 404);
+  await text(post.body);
+  const missing = await client.request({ path: '/nowhere', method: 'GET' });
+  assert.is(missing.statusCode, 404);
+  await text(missing.body);
+});
+
+server('APPEND_SLASH :: off -> plain 404', async ({ client }) => {
+  await overrideSettings({ APPEND_SLASH: false }, async () => {
+    const res = await client.request({ path: '/items/7', method: 'GET' });
+    assert.is(res.statusCode, 404);
+    await text(res.body);
+  });
+});
+
+server('404 :: JSON body', async ({ client }) => {
+  const res = await client.request({ path: '/does-not-exist/', method: 'GET' });
+  assert.is(res.statusCode, 404);
+  assert.is(res.headers['content-type'], 'application/json');
+  assert.is(await text(res.body), '{"detail":"Not found."}');
+});
+
+server('500 :: a throwing view -> JSON 500, logged, and the server keeps serving', async ({ client }) => {
+  const { result: res, output } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
+  assert.is(res.statusCode, 500);
+  assert.is(await text(res.body), '{"error": "Server Error (500)"}');
+  assert.match(output, /Internal Server Error: \/boom\//);
+  assert.match(output, /the view exploded/);
+  const next = await client.request({ path: '/hello/', method: 'GET' });
+  assert.is(next.statusCode, 200);
+  assert.is(await text(next.body), 'hello GET');
+});
+
+server('500 :: a view returning nothing is a 500', async ({ client }) => {
+  const { result: res, output } = await quietly(() => client.request({ path: '/none/', method: 'GET' }));
+  assert.is(res.statusCode, 500);
+  await text(res.body);
+  assert.match(output, /didn't return an HttpResponse object/);
+});
+
+server('500 :: DEBUG adds the exception and traceback, only when DEBUG', async ({ client }) => {
+  await overrideSettings({ DEBUG: true }, async () => {
+    const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
+    const data = JSON.parse(await text(res.body));
+    assert.is(data.error, 'Server Error (500)');
+    assert.is(data.exception, 'Error: the view exploded');
+    assert.match(data.traceback, /boom/);
+  });
+  const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
+  assert.equal(JSON.parse(await text(res.body)), { error: 'Server Error (500)' });
+});
+
+server('urls :: converters and regex groups reach the view as kwargs', async ({ client }) => {
+  const res = await client.request({ path: '/items/42/', method: 'GET' });
+  assert.equal(JSON.parse(await text(res.body)), { kwargs: { pk: 42 } });
+  const legacy = await client.request({ path: '/legacy/2024/', method: 'GET' });
+  assert.equal(JSON.parse(await text(legacy.body)), { kwargs: { year: '2024' } });
+  const bad = await client.request({ path: '/items/abc/', method: 'GET' });
+  assert.is(bad.statusCode, 404);
+  await text(bad.body);
+});
+
+server.run();
+
+// -------------------------------------------------------------------------------------------
+// Child processes: graceful shutdown and cluster workers
+// -------------------------------------------------------------------------------------------
+
+const processes = suite('server processes');
+
+const TS_NODE = require.resolve('ts-node/register/transpile-only');
+
+function collect(child: ChildProcess): { out: () => string; err: () => string; waitFor: (re: RegExp) => Promise<RegExpMatchArray> } {
+  let out = '';
+  let err = '';
+  const waiters: Array<{ re: RegExp; resolve: (m: RegExpMatchArray) => void }> = [];
+  const check = (): void => {
+    for (const waiter of [...waiters]) {
+      const match = (out + err).match(waiter.re);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  };
+  child.stdout?.on('data', (chunk) => {
+    out += chunk.toString();
+    check();
+  });
+  child.stderr?.on('data', (chunk) => {
+    err += chunk.toString();
+    check();
+  });
+  return {
+    out: () => out,
+    err: () => err,
+    waitFor: (re) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ re, resolve });
+        child.once('exit', () => setImmediate(() => reject(new Error(`process exited before ${re}: ${out}${err}`))));
+        check();
+      }),
+  };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+processes('graceful shutdown :: SIGTERM lets the in-flight request finish, then runs the hooks', async () => {
+  const child = spawn(process.execPath, ['-r', TS_NODE, path.join(PROJECT_ROOT, 'spec/core/fixtures/serveChild.ts')], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, API_FRAMEWORK_QUIET: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const io = collect(child);
+  try {
+    const [, port] = await io.waitFor(/listening (\d+)/);
+    const pending = request(`http://127.0.0.1:${port}/slow/`);
+    await io.waitFor(/slow-view-started/);
+    child.kill('SIGTERM');
+    const res = await pending;
+    assert.is(res.statusCode, 200);
+    assert.is(await res.body.text(), 'slow done');
+    assert.is(res.headers.connection, 'close');
+    assert.is(await exited(child), 0);
+    assert.match(io.out(), /shutdown-hook-ran/);
+    // Nothing listens any more.
+    const refused = await request(`http://127.0.0.1:${port}/hello/`).then(
+      () => false,
+      () => true,
+    );
+    assert.ok(refused);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve --workers 2 :: workers answer on the shared port and stop on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '2', '--bind', '127.0.0.1:0'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const io = collect(child);
+  try {
+    const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
+    const pids = new Set<number>();
+    for (let i = 0; i < 6; i++) {
+      const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
+      assert.is(res.statusCode, 200);
+      const { pid } = (await res.body.json()) as { pid: number };
+      assert.is.not(pid, child.pid);
+      pids.add(pid);
+    }
+    assert.ok(pids.size >= 1);
+    child.kill('SIGTERM');
+    assert.is(await exited(child), 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes.run();
