@@ -27,6 +27,11 @@ export interface AppConfig {
   commands?: () => Record<string, CommandClass>;
   /** Called once every app is loaded (connect signals here). */
   ready?: () => void;
+  /**
+   * Called after every `migrate` run (Django's `post_migrate` signal), in INSTALLED_APPS
+   * order, whether or not migrations were applied: create default rows here.
+   */
+  postMigrate?: () => Promise<void>;
 }
 
 /** The registry of installed apps, populated once from `settings.INSTALLED_APPS`. */

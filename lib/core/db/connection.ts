@@ -1,0 +1,294 @@
+/**
+ * The database connection: one Sequelize instance per `DATABASE_URL`, created lazily on first
+ * use. The models of installed apps (plus models registered by tests) are added to it lazily
+ * too. Changing the `DATABASE_URL` setting switches to (or creates) the matching connection.
+ */
+import path from 'node:path';
+import { Sequelize as BaseSequelize, type Options, type Dialect } from 'sequelize';
+import { Sequelize, getAssociations, type ModelCtor } from 'sequelize-typescript';
+import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '../conf';
+import { apps, type AppConfig } from '../apps';
+import { clsNamespace } from './clsNamespace';
+
+BaseSequelize.useCLS(clsNamespace);
+
+/** The database vendors this framework speaks. */
+export type Vendor = 'sqlite' | 'mysql';
+
+/** A parsed `DATABASE_URL`. */
+export interface DatabaseConfig {
+  vendor: Vendor;
+  /** SQLite: the file path or `:memory:`. */
+  storage?: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  database?: string;
+}
+
+const ACCEPTED_FORMS =
+  "Use 'sqlite:<file>' (relative to the project root), 'sqlite::memory:', 'sqlite:///absolute/path' " +
+  "or 'mysql://user:password@host:port/database' (or 'mariadb://...').";
+
+function masked(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+/** Parse a `DATABASE_URL`; raises `ImproperlyConfigured` naming the accepted forms. */
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (typeof url !== 'string' || !url.trim()) {
+    throw new ImproperlyConfigured(`The DATABASE_URL setting is empty. ${ACCEPTED_FORMS}`);
+  }
+  const bad = (why: string): ImproperlyConfigured =>
+    new ImproperlyConfigured(`DATABASE_URL '${masked(url)}' ${why}. ${ACCEPTED_FORMS}`);
+  if (url.startsWith('sqlite:')) {
+    let rest = url.slice('sqlite:'.length);
+    if (rest === ':memory:' || rest === '//:memory:') return { vendor: 'sqlite', storage: ':memory:' };
+    if (rest.startsWith('//')) rest = rest.slice(2);
+    if (!rest || rest.includes('?') || rest.endsWith('/')) throw bad('does not name a database file');
+    return { vendor: 'sqlite', storage: path.isAbsolute(rest) ? rest : path.resolve(PROJECT_ROOT, rest) };
+  }
+  const scheme = url.slice(0, url.indexOf(':'));
+  if (scheme !== 'mysql' && scheme !== 'mariadb') throw bad('uses an unsupported database scheme');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw bad('cannot be parsed');
+  }
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!parsed.hostname || !database || database.includes('/')) throw bad('must name a host and a database');
+  const port = parsed.port ? Number(parsed.port) : 3306;
+  return {
+    vendor: 'mysql',
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    user: decodeURIComponent(parsed.username) || 'root',
+    password: decodeURIComponent(parsed.password),
+    database,
+  };
+}
+
+/** Captured SQL (see `captureQueries()` in testing.ts): every active list gets each statement. */
+export const queryCaptures = new Set<string[]>();
+
+function logQuery(sql: string): void {
+  const text = sql.replace(/^Executing \([^)]*\): /, '');
+  for (const list of queryCaptures) list.push(text);
+  if (process.env.API_FRAMEWORK_SQL_DEBUG) process.stderr.write(`[sql] ${text}\n`);
+}
+
+/** Sequelize options for a parsed URL: Django-shaped tables, UTC dates, no logging noise. */
+export function sequelizeOptions(config: DatabaseConfig): Options {
+  const common: Options = {
+    logging: logQuery,
+    timezone: '+00:00',
+    define: { timestamps: false, underscored: true, freezeTableName: true },
+  };
+  if (config.vendor === 'sqlite') {
+    return { ...common, dialect: 'sqlite' as Dialect, storage: config.storage };
+  }
+  return {
+    ...common,
+    dialect: 'mysql' as Dialect,
+    host: config.host,
+    port: config.port,
+    username: config.user,
+    password: config.password,
+    database: config.database,
+    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true },
+    define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_general_ci' },
+    pool: { max: 10, min: 0, idle: 10000, acquire: 30000 },
+  };
+}
+
+interface SqliteHandle {
+  configure(option: 'busyTimeout', value: number): void;
+  run(sql: string, callback: (error: Error | null) => void): void;
+}
+
+/** Give every new SQLite connection a busy timeout, and file databases WAL journaling. */
+function tuneSqlite(sequelize: Sequelize, storage: string): void {
+  const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: unknown): Promise<SqliteHandle> } })
+    .connectionManager;
+  const original = manager.getConnection.bind(manager);
+  const tuned = new WeakSet<SqliteHandle>();
+  manager.getConnection = async (options?: unknown): Promise<SqliteHandle> => {
+    const handle = await original(options);
+    if (!tuned.has(handle)) {
+      tuned.add(handle);
+      handle.configure('busyTimeout', 10000);
+      if (storage !== ':memory:') {
+        await new Promise<void>((resolve, reject) =>
+          handle.run('PRAGMA journal_mode=WAL', (error) => (error ? reject(error) : resolve())),
+        );
+      }
+    }
+    return handle;
+  };
+}
+
+/** A live connection for one URL. */
+export interface ConnectionState {
+  url: string;
+  config: DatabaseConfig;
+  sequelize: Sequelize;
+}
+
+const states = new Map<string, ConnectionState>();
+let current: ConnectionState | null = null;
+/** The instance the model classes are currently initialised on. */
+let boundTo: Sequelize | null = null;
+let boundConfigs: readonly AppConfig[] | null = null;
+let boundModels = new Set<ModelCtor>();
+const extraModels = new Set<ModelCtor>();
+let extraVersion = 0;
+let boundExtraVersion = -1;
+let generation = 0;
+
+/** A number that changes whenever models are (re)bound; metadata caches key on it. */
+export function bindGeneration(): number {
+  return generation;
+}
+
+onSettingChanged((key) => {
+  if (key === 'DATABASE_URL' && current && current.url !== settings.DATABASE_URL) current = null;
+});
+
+function stateFor(url: string): ConnectionState {
+  let state = states.get(url);
+  if (!state) {
+    const config = parseDatabaseUrl(url);
+    const sequelize = new Sequelize(sequelizeOptions(config));
+    if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
+    state = { url, config, sequelize };
+    states.set(url, state);
+  }
+  return state;
+}
+
+/** Every model reachable from `roots` through associations (and through-models). */
+function closure(roots: Iterable<ModelCtor>): ModelCtor[] {
+  const seen = new Set<ModelCtor>();
+  const visit = (model: ModelCtor): void => {
+    if (seen.has(model)) return;
+    seen.add(model);
+    for (const association of getAssociations(model.prototype) ?? []) {
+      visit(association.getAssociatedClass() as unknown as ModelCtor);
+      const through = (association as unknown as { options?: { through?: unknown } }).options?.through;
+      const throughModel = typeof through === 'object' && through !== null ? (through as { model?: unknown }).model : through;
+      if (typeof throughModel === 'function') visit((throughModel as () => ModelCtor)());
+    }
+  };
+  for (const model of roots) visit(model);
+  return [...seen];
+}
+
+type AfterBind = (sequelize: Sequelize, models: ModelCtor[]) => void;
+const afterBindHooks: AfterBind[] = [];
+
+/** Run `hook` after models are (re)initialised on an instance (used to add reverse relations). */
+export function onModelsBound(hook: AfterBind): void {
+  afterBindHooks.push(hook);
+}
+
+function bindModels(state: ConnectionState, configs: readonly AppConfig[]): void {
+  const wanted = closure([
+    ...configs.flatMap((c) => (c.models ? (c.models() as unknown as ModelCtor[]) : [])),
+    ...extraModels,
+  ]);
+  const rebind = boundTo !== state.sequelize;
+  const fresh = rebind ? wanted : wanted.filter((m) => !boundModels.has(m));
+  if (fresh.length) state.sequelize.addModels(fresh);
+  boundModels = rebind ? new Set(wanted) : new Set([...boundModels, ...fresh]);
+  boundTo = state.sequelize;
+  boundConfigs = configs;
+  boundExtraVersion = extraVersion;
+  if (fresh.length) generation++;
+  if (fresh.length) for (const hook of afterBindHooks) hook(state.sequelize, [...boundModels]);
+}
+
+/** The connection state for the current `DATABASE_URL`, with every known model bound to it. */
+export function getConnectionState(): ConnectionState {
+  if (!current || current.url !== settings.DATABASE_URL) current = stateFor(settings.DATABASE_URL);
+  const configs = apps.getAppConfigs();
+  if (boundTo !== current.sequelize || boundConfigs !== configs || boundExtraVersion !== extraVersion) {
+    bindModels(current, configs);
+  }
+  return current;
+}
+
+/** The Sequelize instance for the current `DATABASE_URL` (created on first use). */
+export function getSequelize(): Sequelize {
+  return getConnectionState().sequelize;
+}
+
+/**
+ * Make sure `models` (and the models they relate to) are initialised on the current
+ * connection even when no installed app lists them (test-only models).
+ */
+export function registerModels(models: Iterable<ModelCtor>): void {
+  let added = false;
+  for (const model of models) {
+    if (!extraModels.has(model)) {
+      extraModels.add(model);
+      added = true;
+    }
+  }
+  if (added) extraVersion++;
+}
+
+/** Forget models registered with `registerModels` (they stay initialised until the next rebind). */
+export function unregisterModels(models: Iterable<ModelCtor>): void {
+  for (const model of models) if (extraModels.delete(model)) extraVersion++;
+}
+
+/** Ensure `model` is initialised on the current connection; returns that connection. */
+export function ensureModel(model: ModelCtor): ConnectionState {
+  const state = getConnectionState();
+  if (!boundModels.has(model)) {
+    registerModels([model]);
+    return getConnectionState();
+  }
+  return state;
+}
+
+/** The current database vendor (`sqlite` or `mysql`) without opening a connection. */
+export function getVendor(): Vendor {
+  return parseDatabaseUrl(settings.DATABASE_URL).vendor;
+}
+
+/** Close the connection for `url` (it is reopened on next use). */
+export async function closeConnection(url: string): Promise<void> {
+  const state = states.get(url);
+  if (!state) return;
+  states.delete(url);
+  if (current === state) current = null;
+  if (boundTo === state.sequelize) {
+    boundTo = null;
+    boundModels = new Set();
+  }
+  await state.sequelize.close();
+}
+
+/** Close every open connection (call in `after()` hooks and on shutdown). */
+export async function closeConnections(): Promise<void> {
+  await Promise.all([...states.keys()].map((url) => closeConnection(url)));
+}
+
+/** Accessors for the current connection, in the spirit of Django's `connection`. */
+export const connection = {
+  /** The Sequelize instance (lazily created). */
+  get sequelize(): Sequelize {
+    return getSequelize();
+  },
+  /** `sqlite` or `mysql`. */
+  get vendor(): Vendor {
+    return getConnectionState().config.vendor;
+  },
+  /** Quote an identifier for the current dialect. */
+  quoteName(name: string): string {
+    return getSequelize().getQueryInterface().quoteIdentifier(name);
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * Deleting rows the way Django's collector does: relations declared with
+ * `onDelete: 'CASCADE'` are deleted first, `'SET NULL'` ones are nulled, many-to-many join
+ * rows are removed, and `preDelete`/`postDelete` are sent per instance when anyone listens.
+ */
+import { Op, type WhereOptions } from 'sequelize';
+import type { Model, ModelCtor } from 'sequelize-typescript';
+import { getFieldInfo, type RelationInfo } from './fieldInfo';
+import { preDelete, postDelete } from './signals';
+import { atomic } from './transaction';
+
+interface AssociationWithOptions {
+  options?: { onDelete?: string; reverseOf?: { options?: { onDelete?: string } } };
+}
+
+function onDeleteOf(model: ModelCtor, relation: RelationInfo): string {
+  const association = model.associations[relation.name] as unknown as AssociationWithOptions | undefined;
+  const options = association?.options;
+  return String(options?.reverseOf?.options?.onDelete ?? options?.onDelete ?? '').toUpperCase();
+}
+
+/** The relations whose rows must be handled before rows of `model` are deleted. */
+function dependentRelations(model: ModelCtor): RelationInfo[] {
+  return getFieldInfo(model).relations.filter((relation) => {
+    if (relation.kind === 'belongsToMany') return relation.through !== null;
+    if (relation.kind !== 'hasMany' && relation.kind !== 'hasOne') return false;
+    const action = onDeleteOf(model, relation);
+    return action === 'CASCADE' || action === 'SET NULL';
+  });
+}
+
+function hasSignals(model: ModelCtor): boolean {
+  return preDelete.hasListeners(model) || postDelete.hasListeners(model);
+}
+
+/** Handle dependent rows of the given primary keys (cascade, set null, join rows). */
+async function handleDependents(model: ModelCtor, pks: unknown[]): Promise<void> {
+  const { QuerySet } = await import('./queryset');
+  for (const relation of dependentRelations(model)) {
+    if (relation.kind === 'belongsToMany' && relation.through) {
+      await new QuerySet(relation.through).filter({ [`${relation.foreignKey}__in`]: pks }).delete();
+      continue;
+    }
+    const related = new QuerySet(relation.target).filter({ [`${relation.foreignKey}__in`]: pks });
+    if (onDeleteOf(model, relation) === 'CASCADE') await related.delete();
+    else await related.update({ [relation.foreignKey]: null });
+  }
+}
+
+/** Delete the given instances (signals, dependents, then one DELETE). Returns the count. */
+export async function deleteInstances(model: ModelCtor, instances: Model[]): Promise<number> {
+  if (!instances.length) return 0;
+  const pkName = model.primaryKeyAttribute;
+  const run = async (): Promise<number> => {
+    for (const instance of instances) await preDelete.send(model, { instance });
+    const pks = instances.map((i) => i.get(pkName));
+    await handleDependents(model, pks);
+    const count = await model.destroy({ where: { [pkName]: { [Op.in]: pks } } });
+    for (const instance of instances) await postDelete.send(model, { instance });
+    return count;
+  };
+  return dependentRelations(model).length || instances.length > 1 ? atomic(run) : run();
+}
+
+/** Delete rows matching `where` (unaliased) / `aliasedWhere` (for the SELECT). */
+export async function deleteQuerySetRows(
+  model: ModelCtor,
+  where: WhereOptions | undefined,
+  aliasedWhere: WhereOptions | undefined,
+): Promise<number> {
+  if (!hasSignals(model) && !dependentRelations(model).length) {
+    return model.destroy({ where: where ?? {} });
+  }
+  return atomic(async () => {
+    const pkName = model.primaryKeyAttribute;
+    const options = hasSignals(model) ? { where: aliasedWhere } : { where: aliasedWhere, attributes: [pkName] };
+    const rows = await model.findAll(options);
+    return deleteInstances(model, rows);
+  });
+}

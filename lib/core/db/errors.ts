@@ -1,0 +1,41 @@
+/**
+ * The database layer's exceptions, named as Django names them so callers (generic views,
+ * `get_object_or_404`-style helpers) can catch them the same way.
+ */
+
+/** Raised by `QuerySet.get()` when nothing matches; every model's `DoesNotExist` extends it. */
+export class ObjectDoesNotExist extends Error {
+  override name = 'DoesNotExist';
+}
+
+/** Raised by `QuerySet.get()` when more than one row matches. */
+export class MultipleObjectsReturned extends Error {
+  override name = 'MultipleObjectsReturned';
+}
+
+/**
+ * Raised when a lookup or ordering names a field the model does not have, or uses a lookup
+ * the field does not support. Never build SQL from the offending name.
+ */
+export class FieldError extends Error {
+  override name = 'FieldError';
+}
+
+/**
+ * Raised when a lookup value cannot be converted for its field (`Field 'id' expected a
+ * number but got 'abc'.`). Django raises `ValueError`; DRF's `get_object_or_404` turns it
+ * into a 404, and so should ours.
+ */
+export class ValueError extends Error {
+  override name = 'ValueError';
+}
+
+/** Raised for queryset misuse, such as filtering a sliced queryset (Django's `TypeError`s). */
+export class QuerySetError extends TypeError {
+  override name = 'TypeError';
+}
+
+/** Raised by `atomic()` misuse and by the connection when the database is unusable. */
+export class DatabaseError extends Error {
+  override name = 'DatabaseError';
+}

@@ -1,0 +1,35 @@
+/**
+ * The database layer's public API (Django's `django.db` for this framework).
+ */
+export {
+  getSequelize,
+  connection,
+  closeConnections,
+  closeConnection,
+  parseDatabaseUrl,
+  registerModels,
+  unregisterModels,
+  getVendor,
+  type DatabaseConfig,
+  type Vendor,
+} from './connection';
+export { BaseModel, querysetFor, type ModelMeta, type ModelClass } from './models';
+export { QuerySet, Manager } from './queryset';
+export { Q, type Lookups } from './q';
+export { LOOKUPS } from './lookups';
+export {
+  field,
+  relation,
+  getFieldInfo,
+  flattenChoices,
+  type FieldInfo,
+  type RelationInfo,
+  type ModelInfo,
+  type Choices,
+  type FieldOptions,
+  type RelationOptions,
+} from './fieldInfo';
+export { Signal, preSave, postSave, preDelete, postDelete, type Receiver } from './signals';
+export { atomic, onCommit, currentTransaction, inAtomicBlock, transaction } from './transaction';
+export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError } from './errors';
+export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions } from './migrations';

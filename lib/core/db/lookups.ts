@@ -1,0 +1,295 @@
+/**
+ * Compiles Django lookups (`owner__username__icontains`) and `Q` trees into SQL `WHERE`
+ * fragments. Every name is resolved against model metadata first (unknown -> `FieldError`);
+ * values are always escaped by the dialect. Relations are followed with `IN (SELECT ...)`
+ * subqueries, so multi-valued relations never duplicate rows and slicing stays exact.
+ */
+import type { Sequelize, ModelCtor } from 'sequelize-typescript';
+import { Q } from './q';
+import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
+import { FieldError, ValueError } from './errors';
+
+/** The lookups this layer understands. */
+export const LOOKUPS = new Set([
+  'exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith',
+  'in', 'gt', 'gte', 'lt', 'lte', 'isnull', 'range',
+]);
+
+/** Quoting and escaping for one connection. */
+export interface SqlDialect {
+  vendor: 'sqlite' | 'mysql';
+  quote(identifier: string): string;
+  quoteTable(model: ModelCtor): string;
+  escape(value: unknown): string;
+}
+
+/** Build the dialect helpers for a Sequelize instance. */
+export function dialectFor(sequelize: Sequelize): SqlDialect {
+  const generator = sequelize.getQueryInterface().queryGenerator as unknown as {
+    quoteIdentifier(name: string): string;
+    quoteTable(table: unknown): string;
+  };
+  return {
+    vendor: sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql',
+    quote: (identifier) => generator.quoteIdentifier(identifier),
+    quoteTable: (model) => generator.quoteTable(model.getTableName()),
+    escape: (value) => sequelize.escape(value as string),
+  };
+}
+
+/** Something usable as the right-hand side of `__in` (a QuerySet). */
+export interface Subquery {
+  toSubquerySql(dialect: SqlDialect): string;
+}
+
+function isSubquery(value: unknown): value is Subquery {
+  return typeof value === 'object' && value !== null && typeof (value as Subquery).toSubquerySql === 'function';
+}
+
+const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT', 'SMALLINT', 'TINYINT', 'MEDIUMINT']);
+const NUMBER_TYPES = new Set(['FLOAT', 'REAL', 'DOUBLE', 'DECIMAL']);
+
+function repr(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
+}
+
+function pkOf(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !(value instanceof Date) && 'pk' in value) {
+    return (value as { pk: unknown }).pk;
+  }
+  return value;
+}
+
+/** Convert a lookup value to what the column stores; raises `ValueError` like Django. */
+export function convertValue(field: FieldInfo, raw: unknown): unknown {
+  const value = pkOf(raw);
+  if (value === null || value === undefined) return null;
+  if (INTEGER_TYPES.has(field.type)) {
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) return Number(value);
+    if (typeof value === 'bigint') return value.toString();
+    throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
+  }
+  if (NUMBER_TYPES.has(field.type)) {
+    const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
+    if (Number.isFinite(number)) return field.type === 'DECIMAL' && typeof value === 'string' ? value.trim() : number;
+    if (field.type === 'DECIMAL') throw new ValueError(`“${String(value)}” value must be a decimal number.`);
+    throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
+  }
+  if (field.type === 'BOOLEAN') {
+    if (typeof value === 'boolean') return value;
+    if (value === 1 || value === 0) return value === 1;
+    if (typeof value === 'string') {
+      const lowered = value.toLowerCase();
+      if (['true', 't', '1'].includes(lowered)) return true;
+      if (['false', 'f', '0'].includes(lowered)) return false;
+    }
+    throw new ValueError(`“${String(value)}” value must be either True or False.`);
+  }
+  if (field.type === 'DATE') {
+    const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : new Date(NaN);
+    if (Number.isNaN(date.getTime())) {
+      throw new ValueError(`“${String(value)}” value has an invalid format. It must be in YYYY-MM-DD HH:MM[:ss[.uuuuuu]][TZ] format.`);
+    }
+    return date;
+  }
+  if (field.type === 'DATEONLY') {
+    if (value instanceof Date) return value.toISOString().slice(0, 10);
+    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+    throw new ValueError(`“${String(value)}” value has an invalid date format. It must be in YYYY-MM-DD format.`);
+  }
+  if (typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+    if (field.type === 'JSON') return JSON.stringify(value);
+    throw new ValueError(`Field '${field.name}' expected a string but got ${repr(value)}.`);
+  }
+  return value;
+}
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function globEscape(text: string): string {
+  return text.replace(/[*?[]/g, (c) => `[${c}]`);
+}
+
+/** The SQL for one lookup on one column reference. */
+function leafSql(dialect: SqlDialect, ref: string, field: FieldInfo, lookup: string, raw: unknown): string {
+  const e = (v: unknown): string => dialect.escape(v);
+  if (lookup === 'isnull') {
+    const flag = typeof raw === 'string' ? ['true', '1', 't'].includes(raw.toLowerCase()) : Boolean(raw);
+    return flag ? `${ref} IS NULL` : `${ref} IS NOT NULL`;
+  }
+  if (lookup === 'in') {
+    if (isSubquery(raw)) return `${ref} IN (${raw.toSubquerySql(dialect)})`;
+    const list = raw instanceof Set ? [...raw] : Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+    if (!list) throw new ValueError(`Field '${field.name}' expected a list for the 'in' lookup but got ${repr(raw)}.`);
+    const values = list.map((v) => convertValue(field, v)).filter((v) => v !== null);
+    if (!values.length) return '1=0';
+    return `${ref} IN (${values.map(e).join(', ')})`;
+  }
+  if (lookup === 'range') {
+    if (!Array.isArray(raw) || raw.length !== 2) throw new ValueError(`The 'range' lookup on '${field.name}' needs a [low, high] pair.`);
+    return `${ref} BETWEEN ${e(convertValue(field, raw[0]))} AND ${e(convertValue(field, raw[1]))}`;
+  }
+  if (raw === null || raw === undefined) {
+    if (lookup === 'exact' || lookup === 'iexact') return `${ref} IS NULL`;
+    throw new ValueError('Cannot use None as a query value');
+  }
+  switch (lookup) {
+    case 'exact':
+      return `${ref} = ${e(convertValue(field, raw))}`;
+    case 'gt': return `${ref} > ${e(convertValue(field, raw))}`;
+    case 'gte': return `${ref} >= ${e(convertValue(field, raw))}`;
+    case 'lt': return `${ref} < ${e(convertValue(field, raw))}`;
+    case 'lte': return `${ref} <= ${e(convertValue(field, raw))}`;
+    default: break;
+  }
+  const text = String(pkOf(raw));
+  if (lookup === 'iexact') return `LOWER(${ref}) = LOWER(${e(text)})`;
+  const [before, after] =
+    lookup.endsWith('contains') ? ['%', '%'] : lookup.endsWith('startswith') ? ['', '%'] : ['%', ''];
+  if (lookup.startsWith('i')) {
+    const pattern = `${before}${likeEscape(text)}${after}`;
+    const escapeClause = dialect.vendor === 'sqlite' ? ` ESCAPE '\\'` : '';
+    return `LOWER(${ref}) LIKE LOWER(${e(pattern)})${escapeClause}`;
+  }
+  if (dialect.vendor === 'sqlite') {
+    return `${ref} GLOB ${e(`${before.replace('%', '*')}${globEscape(text)}${after.replace('%', '*')}`)}`;
+  }
+  return `${ref} LIKE BINARY ${e(`${before}${likeEscape(text)}${after}`)}`;
+}
+
+/** The result of resolving a lookup path against a model. */
+export interface ResolvedPath {
+  hops: RelationInfo[];
+  field: FieldInfo;
+  lookup: string;
+}
+
+function cannotResolve(model: ModelCtor, name: string): FieldError {
+  return new FieldError(`Cannot resolve keyword '${name}' into field. Choices are: ${getFieldInfo(model).lookupNames.join(', ')}`);
+}
+
+/** Resolve `owner__username__icontains` into relation hops, a final field and a lookup. */
+export function resolveLookupPath(model: ModelCtor, key: string): ResolvedPath {
+  const parts = key.split('__');
+  const hops: RelationInfo[] = [];
+  let current = model;
+  let field: FieldInfo | undefined;
+  let index = 0;
+  while (index < parts.length) {
+    const info = getFieldInfo(current);
+    const name = parts[index];
+    const direct = info.getField(name);
+    if (direct && !(direct.relation && direct.name === name && info.getRelation(name))) {
+      field = direct;
+      index++;
+      break;
+    }
+    const relation = info.getRelation(name);
+    if (!relation) throw cannotResolve(current, name);
+    hops.push(relation);
+    current = relation.target;
+    index++;
+    const next = parts[index];
+    const targetInfo = getFieldInfo(current);
+    if (next === undefined || (LOOKUPS.has(next) && !targetInfo.getField(next) && !targetInfo.getRelation(next))) {
+      field = targetInfo.getField(relation.kind === 'belongsTo' ? relation.targetKey : targetInfo.pk.name) ?? targetInfo.pk;
+      break;
+    }
+  }
+  if (!field) throw cannotResolve(current, parts[parts.length - 1]);
+  const rest = parts.slice(index);
+  const lookup = rest.length ? rest.join('__') : 'exact';
+  if (!LOOKUPS.has(lookup)) {
+    throw new FieldError(`Unsupported lookup '${lookup}' for ${field.fieldType} or join on the field not permitted.`);
+  }
+  return { hops, field, lookup };
+}
+
+function columnOf(model: ModelCtor, attribute: string): string {
+  return getFieldInfo(model).getField(attribute)?.column ?? attribute;
+}
+
+/** Where-compilation context: the dialect and the main table's alias (null inside subqueries / UPDATE). */
+export interface CompileContext {
+  dialect: SqlDialect;
+  alias: string | null;
+}
+
+function ref(ctx: CompileContext, column: string): string {
+  return ctx.alias ? `${ctx.dialect.quote(ctx.alias)}.${ctx.dialect.quote(column)}` : ctx.dialect.quote(column);
+}
+
+/** Wrap `inner` (a condition on `hop.target`) as a condition on the hop's source model. */
+function hopSql(ctx: CompileContext, source: ModelCtor, hop: RelationInfo, inner: string): string {
+  const d = ctx.dialect;
+  const target = hop.target;
+  if (hop.kind === 'belongsTo') {
+    return `${ref(ctx, columnOf(source, hop.foreignKey))} IN (SELECT ${d.quote(columnOf(target, hop.targetKey))} FROM ${d.quoteTable(target)} WHERE ${inner})`;
+  }
+  if (hop.kind === 'belongsToMany' && hop.through && hop.otherKey) {
+    const through = hop.through;
+    const targetPk = getFieldInfo(target).pk.column;
+    return `${ref(ctx, getFieldInfo(source).pk.column)} IN (SELECT ${d.quote(columnOf(through, hop.foreignKey))} FROM ${d.quoteTable(through)} WHERE ${d.quote(columnOf(through, hop.otherKey))} IN (SELECT ${d.quote(targetPk)} FROM ${d.quoteTable(target)} WHERE ${inner}))`;
+  }
+  const fk = d.quote(columnOf(target, hop.foreignKey));
+  return `${ref(ctx, columnOf(source, hop.sourceKey))} IN (SELECT ${fk} FROM ${d.quoteTable(target)} WHERE ${fk} IS NOT NULL AND (${inner}))`;
+}
+
+/** Compile one `[key, value]` lookup on `model`. `negated` is the NOT-parity around it. */
+function compileLookup(model: ModelCtor, key: string, value: unknown, ctx: CompileContext, negated: boolean): string {
+  const resolved = resolveLookupPath(model, key);
+  const hops = [...resolved.hops];
+  let field = resolved.field;
+  const { lookup } = resolved;
+  // A belongsTo hop ending on the target's key compares the foreign-key column directly.
+  const last = hops[hops.length - 1];
+  if (last && last.kind === 'belongsTo' && field.name === last.targetKey) {
+    hops.pop();
+    const owner = hops.length ? hops[hops.length - 1].target : model;
+    field = getFieldInfo(owner).getField(last.foreignKey) ?? field;
+  }
+  const owners: ModelCtor[] = [model, ...hops.map((h) => h.target)];
+  const innerCtx = (i: number): CompileContext => (i === 0 ? ctx : { ...ctx, alias: null });
+  if (lookup === 'isnull' && hops.length && field.primaryKey) {
+    // `snippets__isnull`: does any related row exist?
+    const wantNull = typeof value === 'string' ? ['true', '1', 't'].includes(value.toLowerCase()) : Boolean(value);
+    let exists = '1=1';
+    for (let i = hops.length - 1; i >= 0; i--) exists = hopSql(innerCtx(i), owners[i], hops[i], exists);
+    return wantNull ? `NOT (${exists})` : exists;
+  }
+  const columnRef = ref(hops.length ? { ...ctx, alias: null } : ctx, field.column);
+  let sql = leafSql(ctx.dialect, columnRef, field, lookup, value);
+  if (negated && field.allowNull && lookup !== 'isnull' && !hops.length) {
+    // Django's exclude() keeps rows whose column is NULL.
+    sql = `(${sql} AND ${columnRef} IS NOT NULL)`;
+  }
+  for (let i = hops.length - 1; i >= 0; i--) {
+    sql = hopSql(innerCtx(i), owners[i], hops[i], sql);
+    if (i === 0 && negated && hops[0].kind === 'belongsTo') {
+      const fkField = getFieldInfo(owners[0]).getField(hops[0].foreignKey);
+      if (fkField?.allowNull) sql = `(${sql} AND ${ref(ctx, fkField.column)} IS NOT NULL)`;
+    }
+  }
+  return sql;
+}
+
+/** Compile a `Q` tree on `model`; returns null when it matches every row. */
+export function compileQ(model: ModelCtor, q: Q, ctx: CompileContext, negated = false): string | null {
+  const innerNegated = negated !== q.negated;
+  const parts: string[] = [];
+  for (const child of q.children) {
+    const sql = child instanceof Q ? compileQ(model, child, ctx, innerNegated) : compileLookup(model, child[0], child[1], ctx, innerNegated);
+    if (sql === null) {
+      if (q.connector === 'OR') return q.negated ? '1=0' : null;
+      continue;
+    }
+    parts.push(sql);
+  }
+  if (!parts.length) return q.negated ? '1=0' : null;
+  const joined = parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(q.connector === 'AND' ? ' AND ' : ' OR ');
+  return q.negated ? `NOT (${joined})` : joined;
+}

@@ -1,0 +1,483 @@
+/**
+ * `QuerySet`: an immutable, lazy, chainable query over one model, compiled to a single
+ * Sequelize `findAll`/`count` (plus one query per `prefetchRelated` relation) when awaited.
+ *
+ *     const qs = Snippet.objects.filter({ owner__username__icontains: 'an' }).orderBy('-created').slice(0, 10);
+ *     for await (const snippet of qs) { ... }
+ */
+import { Op, literal, type FindOptions, type IncludeOptions, type OrderItem, type WhereOptions } from 'sequelize';
+import type { Model, ModelCtor } from 'sequelize-typescript';
+import { Q, type Lookups } from './q';
+import { compileQ, dialectFor, resolveLookupPath, type CompileContext, type SqlDialect, type Subquery } from './lookups';
+import { getFieldInfo, type RelationInfo } from './fieldInfo';
+import { ensureModel } from './connection';
+import { FieldError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError } from './errors';
+import { atomic } from './transaction';
+import { deleteQuerySetRows } from './deletion';
+import { prefetchRelatedObjects } from './prefetch';
+
+const MAX_GET_RESULTS = 21;
+
+/** What a QuerySet needs from its model class (satisfied by every `BaseModel` subclass). */
+export interface QueryableModel<M> {
+  new (...args: never[]): M;
+  readonly name: string;
+  meta?: { ordering?: readonly string[] };
+  DoesNotExist?: typeof ObjectDoesNotExist;
+  MultipleObjectsReturned?: typeof MultipleObjectsReturned;
+}
+
+interface QueryState {
+  where: readonly Q[];
+  ordering: readonly string[] | null;
+  reversed: boolean;
+  offset: number;
+  limit: number | null;
+  selectRelated: readonly string[];
+  prefetchRelated: readonly string[];
+  distinct: boolean;
+  empty: boolean;
+}
+
+const INITIAL_STATE: QueryState = {
+  where: [],
+  ordering: null,
+  reversed: false,
+  offset: 0,
+  limit: null,
+  selectRelated: [],
+  prefetchRelated: [],
+  distinct: false,
+  empty: false,
+};
+
+interface IncludeNode {
+  selected: boolean;
+  children: Map<string, IncludeNode>;
+}
+
+function flip(term: string): string {
+  return term.startsWith('-') ? term.slice(1) : `-${term}`;
+}
+
+/** A lazy query over model `M`. Every chaining method returns a new QuerySet. */
+export class QuerySet<M extends Model> implements Subquery {
+  protected readonly state: QueryState;
+
+  constructor(readonly model: QueryableModel<M>, state: QueryState = INITIAL_STATE) {
+    this.state = state;
+  }
+
+  /** The model as Sequelize's static API sees it. */
+  protected get modelCtor(): ModelCtor<M> {
+    return this.model as unknown as ModelCtor<M>;
+  }
+
+  protected clone(changes: Partial<QueryState>): QuerySet<M> {
+    return new QuerySet(this.model, { ...this.state, ...changes });
+  }
+
+  private assertNotSliced(action: string): void {
+    if (this.state.limit !== null || this.state.offset) throw new QuerySetError(`Cannot ${action} a query once a slice has been taken.`);
+  }
+
+  /** A copy of this QuerySet (Django's `all()`). */
+  all(): QuerySet<M> {
+    return this.clone({});
+  }
+
+  /** Rows matching every lookup (and Q) given; lookups are Django's (`title__icontains`). */
+  filter(...conditions: Array<Lookups | Q>): QuerySet<M> {
+    this.assertNotSliced('filter');
+    if (!conditions.length) return this.clone({});
+    return this.clone({ where: [...this.state.where, Q.and(...conditions)] });
+  }
+
+  /** Rows NOT matching the lookups (Django's `exclude()`; NULLs are kept, as there). */
+  exclude(...conditions: Array<Lookups | Q>): QuerySet<M> {
+    this.assertNotSliced('filter');
+    if (!conditions.length) return this.clone({});
+    return this.clone({ where: [...this.state.where, Q.and(...conditions).not()] });
+  }
+
+  /** Replace the ordering: `'-created'`, `'owner__username'`, `'pk'`. No arguments clears it. */
+  orderBy(...fields: string[]): QuerySet<M> {
+    this.assertNotSliced('reorder');
+    return this.clone({ ordering: fields, reversed: false });
+  }
+
+  /** Reverse the (explicit or default) ordering. */
+  reverse(): QuerySet<M> {
+    return this.clone({ reversed: !this.state.reversed });
+  }
+
+  /** Rows `start` (inclusive) to `end` (exclusive): LIMIT/OFFSET. Slices compose. */
+  slice(start = 0, end?: number | null): QuerySet<M> {
+    if (start < 0 || (end !== undefined && end !== null && end < 0)) throw new QuerySetError('Negative indexing is not supported.');
+    const offset = this.state.offset + start;
+    let limit: number | null = end === undefined || end === null ? null : Math.max(0, end - start);
+    if (this.state.limit !== null) {
+      const remaining = Math.max(0, this.state.limit - start);
+      limit = limit === null ? remaining : Math.min(limit, remaining);
+    }
+    return this.clone({ offset, limit });
+  }
+
+  /** Load these belongsTo relations in the same query (JOIN): `'owner'`, `'owner__profile'`. */
+  selectRelated(...relations: string[]): QuerySet<M> {
+    return this.clone({ selectRelated: relations.length ? [...this.state.selectRelated, ...relations] : [] });
+  }
+
+  /** Load these relations with one extra query each: `'snippets'`, `'groups'`, `'owner'`. */
+  prefetchRelated(...relations: string[]): QuerySet<M> {
+    return this.clone({ prefetchRelated: relations.length ? [...this.state.prefetchRelated, ...relations] : [] });
+  }
+
+  /** Remove duplicate rows (relation lookups never duplicate rows here; matters for `values()`). */
+  distinct(): QuerySet<M> {
+    return this.clone({ distinct: true });
+  }
+
+  /** A QuerySet that matches nothing and never queries the database. */
+  none(): QuerySet<M> {
+    return this.clone({ empty: true });
+  }
+
+  /** The effective ordering terms (explicit, else the model's `meta.ordering`), reversal applied. */
+  getOrdering(): string[] {
+    const base = this.state.ordering ?? this.model.meta?.ordering ?? [];
+    return this.state.reversed ? base.map(flip) : [...base];
+  }
+
+  /** True when the QuerySet has an ordering (explicit or default). */
+  get isOrdered(): boolean {
+    return this.getOrdering().length > 0;
+  }
+
+  /** True once `none()` was applied. */
+  get isEmpty(): boolean {
+    return this.state.empty;
+  }
+
+  // ---------------------------------------------------------------- compilation
+
+  private context(alias: string | null): CompileContext {
+    return { dialect: dialectFor(ensureModel(this.modelCtor).sequelize), alias };
+  }
+
+  /** The WHERE condition as SQL (null: no condition), qualified with `alias`. */
+  protected whereSql(alias: string | null): string | null {
+    const ctx = this.context(alias);
+    const parts: string[] = [];
+    for (const q of this.state.where) {
+      const sql = compileQ(this.modelCtor, q, ctx);
+      if (sql !== null) parts.push(`(${sql})`);
+    }
+    return parts.length ? parts.join(' AND ') : null;
+  }
+
+  private whereOption(alias: string | null): WhereOptions | undefined {
+    const sql = this.whereSql(alias);
+    return sql === null ? undefined : { [Op.and]: [literal(sql)] };
+  }
+
+  private includeTree(orderingPaths: string[][]): Map<string, IncludeNode> {
+    const root = new Map<string, IncludeNode>();
+    const add = (model: ModelCtor, path: string[], selected: boolean, origin: string): void => {
+      let level = root;
+      let current = model;
+      for (const name of path) {
+        const relation = getFieldInfo(current).getRelation(name);
+        if (!relation) {
+          throw new FieldError(`Invalid field name(s) given in select_related: '${name}'. Choices are: ${getFieldInfo(current).relations.filter((r) => !r.many).map((r) => r.name).join(', ') || '(none)'}`);
+        }
+        if (relation.many) throw new FieldError(`Cannot use '${origin}' across the multi-valued relation '${name}'; use prefetchRelated().`);
+        let node = level.get(relation.name);
+        if (!node) {
+          node = { selected: false, children: new Map() };
+          level.set(relation.name, node);
+        }
+        if (selected) node.selected = true;
+        level = node.children;
+        current = relation.target;
+      }
+    };
+    for (const path of this.state.selectRelated) add(this.modelCtor, path.split('__'), true, path);
+    for (const path of orderingPaths) add(this.modelCtor, path, false, path.join('__'));
+    return root;
+  }
+
+  private includeOptions(tree: Map<string, IncludeNode>): IncludeOptions[] {
+    return [...tree].map(([name, node]) => ({
+      association: name,
+      required: false,
+      ...(node.selected ? {} : { attributes: [] }),
+      include: this.includeOptions(node.children),
+    }));
+  }
+
+  /** Resolve ordering terms into Sequelize order items and the relation paths they need. */
+  private orderOptions(): { order: OrderItem[]; paths: string[][] } {
+    const order: OrderItem[] = [];
+    const paths: string[][] = [];
+    for (const term of this.getOrdering()) {
+      if (term === '?') throw new FieldError("Random ordering ('?') is not supported.");
+      const direction = term.startsWith('-') ? 'DESC' : 'ASC';
+      const name = term.replace(/^-/, '');
+      const parts = name.split('__');
+      let current: ModelCtor = this.modelCtor as unknown as ModelCtor;
+      const relations: string[] = [];
+      for (let i = 0; i < parts.length; i++) {
+        const info = getFieldInfo(current);
+        const part = parts[i];
+        const field = info.getField(part);
+        const relation = info.getRelation(part);
+        if (field && !(relation && field.name !== part)) {
+          if (i !== parts.length - 1) throw new FieldError(`Cannot resolve keyword '${parts[i + 1]}' into field. Join on '${part}' not permitted.`);
+          const column = field.column;
+          order.push(relations.length ? [...relations, column, direction] as unknown as OrderItem : [column, direction]);
+          break;
+        }
+        if (!relation) {
+          throw new FieldError(`Cannot resolve keyword '${part}' into field. Choices are: ${info.lookupNames.join(', ')}`);
+        }
+        if (relation.many) throw new FieldError(`Cannot order by '${name}': ordering across the multi-valued relation '${part}' is not supported.`);
+        if (i === parts.length - 1) {
+          // Ordering by a relation orders by its foreign key, as Django does without a target ordering.
+          const fk = getFieldInfo(current).getField(relation.foreignKey);
+          order.push(relations.length ? [...relations, fk?.column ?? relation.foreignKey, direction] as unknown as OrderItem : [fk?.column ?? relation.foreignKey, direction]);
+          break;
+        }
+        relations.push(relation.name);
+        current = relation.target;
+      }
+      if (relations.length) paths.push(relations);
+    }
+    return { order, paths };
+  }
+
+  /** The Sequelize options `fetch()` uses (exposed for debugging and for `captureQueries` tests). */
+  protected findOptions(): FindOptions {
+    const { order, paths } = this.orderOptions();
+    const include = this.includeOptions(this.includeTree(paths));
+    const options: FindOptions = { where: this.whereOption(this.model.name), order, subQuery: false };
+    if (include.length) options.include = include;
+    if (this.state.limit !== null) options.limit = this.state.limit;
+    if (this.state.offset) {
+      options.offset = this.state.offset;
+      if (options.limit === undefined) options.limit = 2 ** 53 - 1;
+    }
+    return options;
+  }
+
+  /** `SELECT <field column> FROM <table> WHERE ...` for use inside `__in` lookups. */
+  toSubquerySql(dialect: SqlDialect, fieldName = 'pk'): string {
+    if (this.state.limit !== null || this.state.offset) throw new QuerySetError('Sliced querysets cannot be used as subqueries.');
+    if (this.state.empty) return `SELECT NULL WHERE 1=0`;
+    const field = getFieldInfo(this.modelCtor).getField(fieldName);
+    if (!field) throw new FieldError(`Cannot resolve keyword '${fieldName}' into field. Choices are: ${getFieldInfo(this.modelCtor).lookupNames.join(', ')}`);
+    const where = this.whereSql(null);
+    return `SELECT ${dialect.quote(field.column)} FROM ${dialect.quoteTable(this.modelCtor)}${where ? ` WHERE ${where}` : ''}`;
+  }
+
+  // ---------------------------------------------------------------- terminal operations
+
+  /** Run the query and return the model instances (with selected/prefetched relations). */
+  async fetch(): Promise<M[]> {
+    if (this.state.empty || this.state.limit === 0) return [];
+    ensureModel(this.modelCtor);
+    const rows = (await this.modelCtor.findAll(this.findOptions())) as M[];
+    if (this.state.prefetchRelated.length && rows.length) {
+      await prefetchRelatedObjects(rows, this.modelCtor, this.state.prefetchRelated);
+    }
+    return rows;
+  }
+
+  /** @internal `fetch()` with extra Sequelize include options (used by prefetching). */
+  async fetchWith(extra: Pick<FindOptions, 'include'>): Promise<M[]> {
+    if (this.state.empty || this.state.limit === 0) return [];
+    const options = this.findOptions();
+    const include = [...((options.include as IncludeOptions[] | undefined) ?? []), ...((extra.include as IncludeOptions[] | undefined) ?? [])];
+    return (await this.modelCtor.findAll({ ...options, include })) as M[];
+  }
+
+  /** Iterate over the results: `for await (const row of qs)`. */
+  async *[Symbol.asyncIterator](): AsyncIterator<M> {
+    yield* await this.fetch();
+  }
+
+  /** Thenable-free explicit alias of `fetch()`, for readability in views. */
+  toArray(): Promise<M[]> {
+    return this.fetch();
+  }
+
+  /** The number of matching rows (respecting slices). */
+  async count(): Promise<number> {
+    if (this.state.empty) return 0;
+    ensureModel(this.modelCtor);
+    if (this.state.limit !== null || this.state.offset) {
+      const pk = this.modelCtor.primaryKeyAttribute;
+      const options = { ...this.findOptions(), attributes: [pk], include: undefined, order: [] };
+      return (await this.modelCtor.findAll(options)).length;
+    }
+    return this.modelCtor.count({ where: this.whereOption(this.model.name) });
+  }
+
+  /** True when at least one row matches. */
+  async exists(): Promise<boolean> {
+    if (this.state.empty) return false;
+    const pk = this.modelCtor.primaryKeyAttribute;
+    const options: FindOptions = { ...this.findOptions(), attributes: [pk], include: undefined, order: [], limit: 1 };
+    if (this.state.limit !== null) options.limit = Math.min(1, this.state.limit);
+    return (await this.modelCtor.findAll(options)).length > 0;
+  }
+
+  /**
+   * The single row matching the lookups; raises `Model.DoesNotExist` (`Snippet matching
+   * query does not exist.`) or `Model.MultipleObjectsReturned`.
+   */
+  async get(...conditions: Array<Lookups | Q>): Promise<M> {
+    let qs: QuerySet<M> = conditions.length ? this.filter(...conditions) : this;
+    if (!qs.state.limit && !qs.state.offset) qs = qs.clone({ ordering: [], reversed: false }).slice(0, MAX_GET_RESULTS);
+    const rows = await qs.fetch();
+    if (rows.length === 1) return rows[0];
+    const name = this.model.name;
+    if (!rows.length) {
+      const DoesNotExist = this.model.DoesNotExist ?? ObjectDoesNotExist;
+      throw new DoesNotExist(`${name} matching query does not exist.`);
+    }
+    const Multiple = this.model.MultipleObjectsReturned ?? MultipleObjectsReturned;
+    const num = rows.length < MAX_GET_RESULTS ? String(rows.length) : `more than ${MAX_GET_RESULTS - 1}`;
+    throw new Multiple(`get() returned more than one ${name} -- it returned ${num}!`);
+  }
+
+  /** The first row (by the ordering, else by pk), or null. */
+  async first(): Promise<M | null> {
+    const qs = this.isOrdered ? this : this.orderBy('pk');
+    return (await qs.slice(0, 1).fetch())[0] ?? null;
+  }
+
+  /** The last row (by the ordering reversed, else by -pk), or null. */
+  async last(): Promise<M | null> {
+    const qs = this.isOrdered ? this.reverse() : this.orderBy('-pk');
+    return (await qs.slice(0, 1).fetch())[0] ?? null;
+  }
+
+  /** Build and save a new instance (signals fire); returns it. */
+  async create(values: Record<string, unknown>): Promise<M> {
+    const instance = this.modelCtor.build(values as never) as M;
+    await instance.save();
+    return instance;
+  }
+
+  /** Insert many rows in one statement; no signals (like Django's `bulk_create`). */
+  async bulkCreate(rows: Array<Record<string, unknown>>): Promise<M[]> {
+    ensureModel(this.modelCtor);
+    return (await this.modelCtor.bulkCreate(rows as never[])) as M[];
+  }
+
+  /** `[instance, created]`: the row matching `lookups`, created from them plus `defaults` when missing. */
+  async getOrCreate(lookups: Lookups, defaults: Record<string, unknown> = {}): Promise<[M, boolean]> {
+    try {
+      return [await this.get(lookups), false];
+    } catch (error) {
+      if (!(error instanceof ObjectDoesNotExist)) throw error;
+    }
+    const values: Record<string, unknown> = { ...defaults };
+    for (const [key, value] of Object.entries(lookups)) if (!key.includes('__')) values[key] = value;
+    try {
+      return [await atomic(() => this.create(values)), true];
+    } catch (error) {
+      if ((error as Error).name === 'SequelizeUniqueConstraintError') return [await this.get(lookups), false];
+      throw error;
+    }
+  }
+
+  /** Update every matching row in one statement; returns the number of rows. No signals. */
+  async update(values: Record<string, unknown>): Promise<number> {
+    this.assertNotSliced('update');
+    if (this.state.empty) return 0;
+    const info = getFieldInfo(this.modelCtor);
+    const data: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      const field = info.getField(key);
+      const relation = info.getRelation(key);
+      if (field) data[field.name] = value;
+      else if (relation && relation.kind === 'belongsTo') data[relation.foreignKey] = value === null ? null : (value as { pk?: unknown }).pk ?? value;
+      else throw new FieldError(`Cannot resolve keyword '${key}' into field. Choices are: ${info.lookupNames.join(', ')}`);
+    }
+    const [affected] = await this.modelCtor.update(data as never, { where: this.whereOption(null) ?? {} });
+    return affected;
+  }
+
+  /**
+   * Delete every matching row; returns the number deleted. Relations declared with
+   * `onDelete: 'CASCADE'` / `'SET NULL'` and many-to-many join rows are handled first. When
+   * `preDelete`/`postDelete` receivers exist for the model, rows are fetched and the signals
+   * sent per row (as Django does); otherwise one bulk DELETE runs.
+   */
+  async delete(): Promise<number> {
+    if (this.state.limit !== null || this.state.offset) throw new QuerySetError("Cannot use 'limit' or 'offset' with delete.");
+    if (this.state.empty) return 0;
+    return deleteQuerySetRows(this.modelCtor, this.whereOption(null), this.whereOption(this.model.name));
+  }
+
+  /** Plain objects of the given fields (all concrete fields when none are named). */
+  async values(...fields: string[]): Promise<Array<Record<string, unknown>>> {
+    if (this.state.empty) return [];
+    const info = getFieldInfo(this.modelCtor);
+    const names = fields.length ? fields : info.fields.map((f) => f.name);
+    const attributes: Array<[string, string]> = names.map((name) => {
+      const field = info.getField(name);
+      if (!field) {
+        resolveLookupPath(this.modelCtor, name);
+        throw new FieldError(`values() supports this model's own fields only; cannot select '${name}'.`);
+      }
+      return [field.name, name];
+    });
+    const options: FindOptions = { ...this.findOptions(), attributes, raw: true };
+    if (this.state.distinct) options.group = attributes.map(([attribute]) => attribute);
+    return (await this.modelCtor.findAll(options)) as unknown as Array<Record<string, unknown>>;
+  }
+
+  /** Tuples of the given fields, or a flat list of one field with `{ flat: true }`. */
+  async valuesList(...args: Array<string | { flat?: boolean }>): Promise<unknown[]> {
+    const last = args[args.length - 1];
+    const flat = typeof last === 'object' && last !== null && Boolean(last.flat);
+    const fields = args.filter((a): a is string => typeof a === 'string');
+    if (flat && fields.length !== 1) throw new QuerySetError("'flat' is not valid when values_list is called with more than one field.");
+    const rows = await this.values(...fields);
+    const names = fields.length ? fields : Object.keys(rows[0] ?? {});
+    return rows.map((row) => (flat ? row[names[0]] : names.map((n) => row[n])));
+  }
+
+  /** A map of pk -> instance for the given primary keys. */
+  async inBulk(ids: readonly unknown[]): Promise<Map<unknown, M>> {
+    if (!ids.length) return new Map();
+    const rows = await this.filter({ pk__in: [...ids] }).fetch();
+    return new Map(rows.map((row) => [(row as unknown as { pk: unknown }).pk, row]));
+  }
+
+  /** A short description for debugging. */
+  toString(): string {
+    return `<QuerySet ${this.model.name}>`;
+  }
+}
+
+/**
+ * A model's root QuerySet (`Snippet.objects`). Subclass it for table-level helpers
+ * (`UserManager.createUser`) and set `static managerClass` on the model.
+ */
+export class Manager<M extends Model> extends QuerySet<M> {
+  /** The QuerySet this manager starts from; override to pre-filter every query. */
+  getQueryset(): QuerySet<M> {
+    return new QuerySet(this.model);
+  }
+
+  protected override clone(changes: Partial<QueryState>): QuerySet<M> {
+    const base = this.getQueryset();
+    return new QuerySet(this.model, { ...(base as Manager<M>).state, ...changes });
+  }
+}
+
+export type { RelationInfo };
