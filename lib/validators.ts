@@ -1,0 +1,229 @@
+/**
+ * Validators: the host framework's value validators (length, range, pattern, email, URL)
+ * used by the fields, and the API framework's database validators (`UniqueValidator`,
+ * `UniqueTogetherValidator`, `UniqueForDateValidator`/`Month`/`Year`), which run their
+ * queries inside the current `atomic()` transaction.
+ *
+ * A validator is a function `(value) => void` that throws `ValidationError`, or an object
+ * with `validate(value, context?)`; set `requiresContext = true` on either to receive the
+ * field (or serializer) as the second argument.
+ */
+import { ValidationError } from './exceptions';
+import { gettext } from './core/i18n';
+
+/** A plain validator function; throw `ValidationError` to reject the value. */
+export type ValidatorFunction = ((value: never, context?: never) => unknown) & { requiresContext?: boolean };
+
+/** A validator object, such as `UniqueValidator`. */
+export interface ValidatorObject {
+  /** When true, `validate` receives the serializer field (or serializer) as second argument. */
+  readonly requiresContext?: boolean;
+  validate(value: unknown, context?: unknown): unknown;
+}
+
+/** Anything accepted in a field's or serializer's `validators` list. */
+export type Validator = ValidatorFunction | ValidatorObject;
+
+/** Run one validator (awaiting it when it is async). */
+export async function callValidator(validator: Validator, value: unknown, context: unknown): Promise<void> {
+  if (typeof validator === 'function') {
+    const fn = validator as (value: unknown, context?: unknown) => unknown;
+    await (validator.requiresContext ? fn(value, context) : fn(value));
+  } else {
+    await (validator.requiresContext ? validator.validate(value, context) : validator.validate(value));
+  }
+}
+
+/** Replace `{name}` and `{name:X}` (upper-case hex) placeholders with `params`. */
+export function formatMessage(message: string, params: Record<string, unknown> = {}): string {
+  return message.replace(/\{(\w+)(?::([A-Za-z]))?\}/g, (whole, name: string, spec: string | undefined) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    if (spec === 'X' && typeof value === 'number') return value.toString(16).toUpperCase();
+    if (spec === 'x' && typeof value === 'number') return value.toString(16);
+    return String(value);
+  });
+}
+
+// -- Value validators (the host framework's django.core.validators) --------------------------
+
+/** Base for validators that compare a value with a limit. */
+abstract class BaseLimitValidator implements ValidatorObject {
+  abstract readonly code: string;
+  protected abstract readonly defaultMessage: string;
+
+  constructor(readonly limitValue: number, readonly message: string | null = null) {}
+
+  protected abstract compare(cleaned: number, limit: number): boolean;
+
+  protected clean(value: unknown): number {
+    return Number(value);
+  }
+
+  /** Throw `ValidationError` when the value is past the limit. */
+  validate(value: unknown): void {
+    const cleaned = this.clean(value);
+    if (this.compare(cleaned, this.limitValue)) {
+      const text = this.message ?? formatMessage(gettext(this.defaultMessage), { limit_value: this.limitValue, show_value: cleaned });
+      throw new ValidationError(text, this.code);
+    }
+  }
+}
+
+/** The value must not exceed `limitValue`. */
+export class MaxValueValidator extends BaseLimitValidator {
+  readonly code = 'max_value';
+  protected readonly defaultMessage = 'Ensure this value is less than or equal to {limit_value}.';
+  protected compare(a: number, b: number): boolean { return a > b; }
+}
+
+/** The value must be at least `limitValue`. */
+export class MinValueValidator extends BaseLimitValidator {
+  readonly code = 'min_value';
+  protected readonly defaultMessage = 'Ensure this value is greater than or equal to {limit_value}.';
+  protected compare(a: number, b: number): boolean { return a < b; }
+}
+
+function lengthOf(value: unknown): number {
+  if (typeof value === 'string') return [...value].length;
+  if (Array.isArray(value)) return value.length;
+  if (value instanceof Set || value instanceof Map) return value.size;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length;
+  return String(value).length;
+}
+
+/** The value (string or list) must have at most `limitValue` items. */
+export class MaxLengthValidator extends BaseLimitValidator {
+  readonly code = 'max_length';
+  protected readonly defaultMessage = 'Ensure this value has at most {limit_value} characters (it has {show_value}).';
+  protected override clean(value: unknown): number { return lengthOf(value); }
+  protected compare(a: number, b: number): boolean { return a > b; }
+}
+
+/** The value (string or list) must have at least `limitValue` items. */
+export class MinLengthValidator extends BaseLimitValidator {
+  readonly code = 'min_length';
+  protected readonly defaultMessage = 'Ensure this value has at least {limit_value} characters (it has {show_value}).';
+  protected override clean(value: unknown): number { return lengthOf(value); }
+  protected compare(a: number, b: number): boolean { return a < b; }
+}
+
+/** The string must (or, with `inverseMatch`, must not) match `regex`. */
+export class RegexValidator implements ValidatorObject {
+  readonly regex: RegExp;
+
+  constructor(regex: RegExp | string, readonly message: string = 'Enter a valid value.', readonly code = 'invalid',
+    readonly inverseMatch = false) {
+    this.regex = typeof regex === 'string' ? new RegExp(regex) : regex;
+  }
+
+  /** Throw `ValidationError` when the match result is not the expected one. */
+  validate(value: unknown): void {
+    this.regex.lastIndex = 0;
+    const matched = this.regex.test(String(value));
+    if (matched === this.inverseMatch) throw new ValidationError(gettext(this.message), this.code);
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- the RFC 5322 quoted-string grammar allows them
+const EMAIL_USER_RE = /^([-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0d-\x7f])*"$)/i;
+const EMAIL_DOMAIN_RE = /^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{2,63}(?<!-))$/i;
+const EMAIL_LITERAL_RE = /^\[([A-F0-9:.]+)\]$/i;
+
+/** The value must be an e-mail address (the host framework's rules). */
+export class EmailValidator implements ValidatorObject {
+  constructor(readonly message = 'Enter a valid email address.', readonly code = 'invalid') {}
+
+  /** Throw `ValidationError` unless the value is a valid address. */
+  validate(value: unknown): void {
+    const text = String(value);
+    const fail = (): never => { throw new ValidationError(gettext(this.message), this.code); };
+    if (!text || !text.includes('@')) fail();
+    const at = text.lastIndexOf('@');
+    const user = text.slice(0, at);
+    const domain = text.slice(at + 1);
+    if (!EMAIL_USER_RE.test(user)) fail();
+    if (domain === 'localhost' || EMAIL_DOMAIN_RE.test(domain)) return;
+    let ascii = domain;
+    try {
+      ascii = new URL(`http://${domain}`).hostname;
+    } catch {
+      fail();
+    }
+    if (EMAIL_DOMAIN_RE.test(ascii)) return;
+    const literal = EMAIL_LITERAL_RE.exec(domain);
+    if (literal && isIPAddress(literal[1], 'both')) return;
+    fail();
+  }
+}
+
+const IPV4_RE = /^(25[0-5]|2[0-4]\d|[0-1]?\d?\d)(\.(25[0-5]|2[0-4]\d|[0-1]?\d?\d)){3}$/;
+
+/** True when `value` is an IPv4 and/or IPv6 address, per `protocol`. */
+export function isIPAddress(value: string, protocol: 'both' | 'ipv4' | 'ipv6'): boolean {
+  if (protocol !== 'ipv6' && IPV4_RE.test(value)) return true;
+  if (protocol === 'ipv4') return false;
+  if (!value.includes(':')) return false;
+  try {
+    return new URL(`http://[${value}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+const URL_RE = new RegExp(
+  '^(?:[a-z0-9.+-]*)://' +
+  '(?:[^\\s:@/]+(?::[^\\s:@/]*)?@)?' +
+  '(?:(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)(?:\\.(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)){3}|\\[[0-9a-f:.]+\\]|' +
+  '(?:(?:[a-z\\u00a1-\\uffff0-9](?:[a-z\\u00a1-\\uffff0-9-]{0,61}[a-z\\u00a1-\\uffff0-9])?)' +
+  '(?:\\.(?!-)[a-z\\u00a1-\\uffff0-9-]{1,63}(?<!-))*' +
+  '\\.?(?:[a-z\\u00a1-\\uffff-]{2,63}|xn--[a-z0-9]{1,59})(?<!-)\\.?|localhost))' +
+  '(?::\\d{2,5})?' +
+  '(?:[/?#][^\\s]*)?$', 'i');
+
+/** The value must be an http(s)/ftp(s) URL. */
+export class URLValidator implements ValidatorObject {
+  constructor(readonly schemes: readonly string[] = ['http', 'https', 'ftp', 'ftps'],
+    readonly message = 'Enter a valid URL.', readonly code = 'invalid') {}
+
+  /** Throw `ValidationError` unless the value is a URL with an allowed scheme. */
+  validate(value: unknown): void {
+    const text = String(value);
+    const scheme = text.split('://')[0].toLowerCase();
+    if (!text.includes('://') || !this.schemes.includes(scheme) || text.length > 2048 || !URL_RE.test(text)) {
+      throw new ValidationError(gettext(this.message), this.code);
+    }
+  }
+}
+
+/** Strings may not contain NUL characters (databases reject them). */
+export class ProhibitNullCharactersValidator implements ValidatorObject {
+  readonly message = 'Null characters are not allowed.';
+  readonly code = 'null_characters_not_allowed';
+
+  /** Throw `ValidationError` when the value contains `\x00`. */
+  validate(value: unknown): void {
+    if (String(value).includes('\x00')) throw new ValidationError(gettext(this.message), this.code);
+  }
+}
+
+/** Strings may not contain lone surrogate code points (they cannot be encoded as UTF-8). */
+export class ProhibitSurrogateCharactersValidator implements ValidatorObject {
+  readonly message = 'Surrogate characters are not allowed: U+{code_point:X}.';
+  readonly code = 'surrogate_characters_not_allowed';
+
+  /** Throw `ValidationError` at the first unpaired surrogate. */
+  validate(value: unknown): void {
+    const text = String(value);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) { i++; continue; }
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        throw new ValidationError(formatMessage(gettext(this.message), { code_point: c }), this.code);
+      }
+    }
+  }
+}
