@@ -8,7 +8,7 @@ import { authenticate as authenticateCredentials, login as authLogin, logout as 
 import { dontEnforceCsrfChecks } from '../contrib/sessions/csrf';
 import { getSessionStore } from '../contrib/sessions/middleware';
 import { settings } from './core/conf';
-import { atomic } from './core/db/transaction';
+import { withRollback } from './core/db/testing';
 import { handleRequest } from './core/handler';
 import { HttpRequest, HttpResponse, type AuthUser } from './core/http';
 import { runServer, type RunningServer } from './core/server';
@@ -530,10 +530,6 @@ export interface TestSuite<C> {
   skip(name: string, fn?: (context: C) => unknown): void;
 }
 
-class Rollback extends Error {
-  override name = 'Rollback';
-}
-
 /**
  * Wrap a suite's test function so every test body runs inside a transaction that is rolled
  * back afterwards (the original's `APITestCase`): tests see each other's data never, and the
@@ -549,14 +545,9 @@ export function transactionalSuite<C, S extends TestSuite<C>>(testSuite: S): S {
   const wrap =
     (fn: (context: C) => unknown) =>
     async (context: C): Promise<void> => {
-      try {
-        await atomic(async () => {
-          await fn(context);
-          throw new Rollback('rolled back after the test');
-        });
-      } catch (error) {
-        if (!(error instanceof Rollback)) throw error;
-      }
+      await withRollback(async () => {
+        await fn(context);
+      });
     };
   const wrapped = ((name: string, fn: (context: C) => unknown) => testSuite(name, wrap(fn))) as S;
   Object.setPrototypeOf(wrapped, testSuite);

@@ -1,7 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCache, LocMemCache, type BaseCache } from '../lib/core/cache';
-import { ImproperlyConfigured, overrideSettings, settings } from '../lib/core/conf';
+import { ImproperlyConfigured, overrideSettings, PROJECT_ROOT, settings } from '../lib/core/conf';
 import { anonymousUser, HttpRequest, type AuthUser } from '../lib/core/http';
 import { Request } from '../lib/request';
 import {
@@ -311,7 +312,73 @@ if (!redisCache) {
   });
 }
 
+  test('redis :: two server processes share one limit (the 4th request is 429)', async () => {
+    const prefix = `throttle-two-servers-${process.pid}-${Date.now()}`;
+    const url = new URL(redisUrl!);
+    url.searchParams.set('key_prefix', prefix);
+    const servers = await Promise.all([startFixtureServer(url.toString()), startFixtureServer(url.toString())]);
+    children.push(...servers.map((s) => s.child));
+    const statuses: number[] = [];
+    const pids = new Set<number>();
+    let last: { status: number; retryAfter: string | null; body: any } | null = null;
+    for (let i = 0; i < 4; i++) {
+      const server = servers[i % 2];
+      const response = await fetch(`http://127.0.0.1:${server.port}/throttled/`);
+      const body: any = await response.json();
+      statuses.push(response.status);
+      if (body.pid) pids.add(body.pid);
+      last = { status: response.status, retryAfter: response.headers.get('retry-after'), body };
+    }
+    assert.equal(statuses, [200, 200, 200, 429]);
+    assert.is(pids.size, 2, 'both processes answered');
+    assert.is(last!.retryAfter, '60');
+    assert.equal(last!.body, { detail: 'Request was throttled. Expected available in 60 seconds.' });
+    const cleanup = createCache(url.toString());
+    await cleanup.clear();
+    await cleanup.close();
+  });
+}
+
+const children: ChildProcess[] = [];
+
+/** Start spec/fixtures/throttleServer.ts in a child process and wait for its port. */
+function startFixtureServer(cacheUrl: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'spec/fixtures/throttleServer.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, CACHE_URL: cacheUrl, THROTTLE_RATE: '3/min', DATABASE_URL: 'sqlite::memory:' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let errors = '';
+    const timer = setTimeout(() => reject(new Error(`fixture server did not start: ${errors}`)), 30000);
+    child.stderr!.on('data', (chunk) => (errors += String(chunk)));
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const match = /listening (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]) });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`fixture server exited with ${code}: ${errors}`));
+    });
+  });
+}
+
 test.after(async () => {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
   if (redisCache) {
     await redisCache.clear();
     await redisCache.close();
