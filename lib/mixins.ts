@@ -1,0 +1,141 @@
+/**
+ * Basic building blocks for generic class based views: each mixin adds one action
+ * (`list`, `create`, `retrieve`, `update`/`partialUpdate`, `destroy`) without binding it to an
+ * HTTP method yet, so they compose freely. Concrete views (lib/generics.ts) and viewsets
+ * (lib/viewsets.ts) bind them to `get`, `post`, ... or to router actions.
+ *
+ * Each mixin is a typed mixin function over `GenericAPIView`:
+ *
+ * @example
+ * class SnippetList extends ListModelMixin(CreateModelMixin(GenericAPIView)) { ... }
+ */
+import type { GenericAPIView, GenericSerializer } from './generics';
+import type { Request } from './request';
+import type { Kwargs } from './views';
+import { Response } from './response';
+import { apiSettings } from './settings';
+
+/**
+ * A constructor of generic views. TypeScript requires mixin bases to take `any[]` (TS2545);
+ * the instances stay fully typed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type GenericViewConstructor<T extends GenericAPIView = GenericAPIView> = new (...args: any[]) => T;
+
+/** Options of `update()`: `partial` allows leaving out required fields (PATCH). */
+export interface UpdateOptions {
+  partial?: boolean;
+}
+
+interface Destroyable {
+  destroy(): Promise<unknown>;
+}
+
+function isDestroyable(value: unknown): value is Destroyable {
+  return typeof value === 'object' && value !== null && typeof (value as Destroyable).destroy === 'function';
+}
+
+/** Create a model instance: `create()` validates `request.data`, saves and answers 201. */
+export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+  return class CreateModelMixin extends Base {
+    /** Validate the request data, save a new instance and answer 201 with its representation. */
+    async create(request: Request): Promise<Response> {
+      const serializer = this.getSerializer({ data: request.data });
+      await serializer.isValid({ raiseException: true });
+      await this.performCreate(serializer);
+      const data = await serializer.getData();
+      return new Response(data, { status: 201, headers: this.getSuccessHeaders(data) });
+    }
+
+    /** Save the new instance; override to add values from the request (e.g. the owner). */
+    async performCreate(serializer: GenericSerializer): Promise<void> {
+      await serializer.save();
+    }
+
+    /** The `Location` header of a 201: the new object's URL, when its representation has one. */
+    getSuccessHeaders(data: unknown): Record<string, string> {
+      const urlField = apiSettings.URL_FIELD_NAME;
+      if (typeof data === 'object' && data !== null && urlField in data) {
+        const url = (data as Record<string, unknown>)[urlField];
+        if (url !== null && url !== undefined) return { Location: String(url) };
+      }
+      return {};
+    }
+  };
+}
+
+/** List a queryset: filtered, then paginated when pagination is on. */
+export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+  return class ListModelMixin extends Base {
+    /** Answer the filtered (and paginated) list. */
+    async list(_request: Request): Promise<Response> {
+      const queryset = await this.filterQueryset(this.getQueryset());
+      const page = await this.paginateQueryset(queryset);
+      if (page !== null) {
+        const serializer = this.getSerializer({ instance: page, many: true });
+        return this.getPaginatedResponse(await serializer.getData());
+      }
+      const serializer = this.getSerializer({ instance: await queryset.fetch(), many: true });
+      return new Response(await serializer.getData());
+    }
+  };
+}
+
+/** Retrieve a model instance. */
+export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+  return class RetrieveModelMixin extends Base {
+    /** Answer the representation of the looked-up object. */
+    async retrieve(_request: Request): Promise<Response> {
+      const instance = await this.getObject();
+      const serializer = this.getSerializer({ instance });
+      return new Response(await serializer.getData());
+    }
+  };
+}
+
+/** Update a model instance (PUT replaces, PATCH updates only the given fields). */
+export function UpdateModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+  return class UpdateModelMixin extends Base {
+    /** Validate the request data against the looked-up object, save it and answer 200. */
+    async update(request: Request, _kwargs: Kwargs = {}, options: UpdateOptions = {}): Promise<Response> {
+      const partial = typeof options === 'object' && options !== null && options.partial === true;
+      const instance = await this.getObject();
+      const serializer = this.getSerializer({ instance, data: request.data, partial });
+      await serializer.isValid({ raiseException: true });
+      await this.performUpdate(serializer);
+      // A prefetched relation may have changed: forget it so the representation is fresh.
+      const cached = instance as { prefetchedObjectsCache?: unknown; _prefetchedObjectsCache?: unknown };
+      if (cached.prefetchedObjectsCache) cached.prefetchedObjectsCache = {};
+      if (cached._prefetchedObjectsCache) cached._prefetchedObjectsCache = {};
+      return new Response(await serializer.getData());
+    }
+
+    /** Save the updated instance; override to add values from the request. */
+    async performUpdate(serializer: GenericSerializer): Promise<void> {
+      await serializer.save();
+    }
+
+    /** PATCH: `update()` with `partial` set. */
+    async partialUpdate(request: Request): Promise<Response> {
+      return this.update(request, this.kwargs, { partial: true });
+    }
+  };
+}
+
+/** Destroy a model instance. */
+export function DestroyModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+  return class DestroyModelMixin extends Base {
+    /** Delete the looked-up object and answer 204. */
+    async destroy(_request: Request): Promise<Response> {
+      const instance = await this.getObject();
+      await this.performDestroy(instance);
+      return new Response(null, { status: 204 });
+    }
+
+    /** Delete the instance; override for soft deletes or side effects. */
+    async performDestroy(instance: unknown): Promise<void> {
+      if (!isDestroyable(instance)) throw new TypeError('performDestroy() needs a model instance with destroy().');
+      await instance.destroy();
+    }
+  };
+}
