@@ -310,7 +310,6 @@ if (!redisCache) {
     });
     await other.close();
   });
-}
 
   test('redis :: two server processes share one limit (the 4th request is 429)', async () => {
     const prefix = `throttle-two-servers-${process.pid}-${Date.now()}`;
