@@ -6,7 +6,9 @@
  * Subclass `APIException` with new `statusCode`, `defaultDetail` and `defaultCode` statics for
  * custom errors.
  */
+import { HttpResponse, type HttpRequest } from './core/http';
 import { gettext } from './core/i18n';
+import { dumps } from './utils/json';
 
 /**
  * A string that also carries a machine-readable error `code`.
@@ -249,4 +251,14 @@ export class Throttled extends APIException {
     super(text, code);
     this.wait = seconds;
   }
+}
+
+/** Generic 500 error view, for `handler500` in a URL conf: `{"error": "Server Error (500)"}`. */
+export function serverError(_request: HttpRequest, _error?: unknown): HttpResponse {
+  return new HttpResponse(dumps({ error: 'Server Error (500)' }), { status: 500, contentType: 'application/json' });
+}
+
+/** Generic 400 error view, for `handler400` in a URL conf: `{"error": "Bad Request (400)"}`. */
+export function badRequest(_request: HttpRequest, _exception?: unknown): HttpResponse {
+  return new HttpResponse(dumps({ error: 'Bad Request (400)' }), { status: 400, contentType: 'application/json' });
 }

@@ -123,7 +123,7 @@ export const DEFAULTS: Readonly<Record<ApiSettingName, unknown>> = Object.freeze
   VERSION_PARAM: 'version',
 
   // Authentication
-  UNAUTHENTICATED_USER: 'contrib.auth.models.AnonymousUser',
+  UNAUTHENTICATED_USER: 'contrib.auth.anonymous.AnonymousUser',
   UNAUTHENTICATED_TOKEN: null,
 
   // View configuration

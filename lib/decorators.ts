@@ -1,0 +1,73 @@
+/**
+ * The most important decorator in this module is `apiView`, which turns a plain function
+ * into an API view (a subclass of `APIView` is generated for it).
+ *
+ * The view sets' `action` marker lives with the view sets.
+ */
+import type { ViewFunction } from './core/urls';
+import type { HttpResponse } from './core/http';
+import type { AuthenticationClass } from './authentication';
+import type { MetadataClass } from './metadata';
+import type { ContentNegotiationClass } from './negotiation';
+import type { ParserClass } from './parsers';
+import type { PermissionClass } from './permissions';
+import type { Request } from './request';
+import type { RendererClass } from './renderers';
+import type { ThrottleClass } from './throttling';
+import type { VersioningClass } from './versioning';
+import { APIView, type Kwargs } from './views';
+
+/** A function view: receives the `Request` and the URL keyword arguments. */
+export type FunctionView = (request: Request, kwargs: Kwargs, ...args: string[]) => HttpResponse | Promise<HttpResponse>;
+
+/** The per-view policies of a function view (each defaults to the settings). */
+export interface ApiViewOptions {
+  rendererClasses?: RendererClass[];
+  parserClasses?: ParserClass[];
+  authenticationClasses?: AuthenticationClass[];
+  throttleClasses?: ThrottleClass[];
+  permissionClasses?: PermissionClass[];
+  contentNegotiationClass?: ContentNegotiationClass;
+  metadataClass?: MetadataClass | null;
+  versioningClass?: VersioningClass | null;
+  schema?: unknown;
+  /** The description shown in OPTIONS responses and the browsable API. */
+  description?: string;
+}
+
+/**
+ * Turn a function into an API view answering `httpMethodNames` (default `['GET']`) and
+ * OPTIONS. The view's name is the function's name.
+ *
+ * @example
+ * export const snippetList = apiView(['GET', 'POST'])(async function snippetList(request) {
+ *   return new Response(await listSnippets());
+ * });
+ */
+export function apiView(httpMethodNames: string[] = ['GET'], options: ApiViewOptions = {}): (func: FunctionView) => ViewFunction {
+  return (func: FunctionView): ViewFunction => {
+    const methods = [...new Set([...httpMethodNames.map((m) => m.toLowerCase()), 'options'])];
+    const policyKeys = ['rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
+      'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema'] as const;
+
+    class WrappedAPIView extends APIView {
+      static description = options.description ?? '';
+
+      constructor() {
+        super();
+        this.httpMethodNames = methods;
+        for (const key of policyKeys) {
+          if (options[key] !== undefined) Object.assign(this, { [key]: options[key] });
+        }
+      }
+    }
+    const handler = function (this: APIView, request: Request, kwargs: Kwargs, ...args: string[]) {
+      return func(request, kwargs, ...args);
+    };
+    for (const method of httpMethodNames) {
+      Object.defineProperty(WrappedAPIView.prototype, method.toLowerCase(), { value: handler, writable: true, configurable: true });
+    }
+    Object.defineProperty(WrappedAPIView, 'name', { value: func.name || 'WrappedAPIView' });
+    return WrappedAPIView.asView();
+  };
+}

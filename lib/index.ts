@@ -1,0 +1,32 @@
+/**
+ * The public entry point of the API framework: each module is exported as a namespace,
+ * like the original's `from rest_framework import serializers, viewsets`, and the most used
+ * classes are also exported by name.
+ *
+ * @example
+ * import { serializers, viewsets, permissions, Response } from 'api_framework';
+ */
+export * as status from './status';
+export * as exceptions from './exceptions';
+export * as settings from './settings';
+export * as request from './request';
+export * as response from './response';
+export * as parsers from './parsers';
+export * as renderers from './renderers';
+export * as negotiation from './negotiation';
+export * as views from './views';
+export * as decorators from './decorators';
+export * as metadata from './metadata';
+export * as authentication from './authentication';
+export * as permissions from './permissions';
+export * as throttling from './throttling';
+export * as versioning from './versioning';
+export * as pagination from './pagination';
+export * as reverse from './reverse';
+export * as urlpatterns from './urlpatterns';
+
+export { apiSettings } from './settings';
+export { Request } from './request';
+export { Response } from './response';
+export { APIView } from './views';
+export { apiView } from './decorators';

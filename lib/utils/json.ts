@@ -1,0 +1,347 @@
+/**
+ * The one JSON module of the framework: output byte-identical to the original's JSON
+ * renderer (Python's `json.dumps` with its encoder), and a parser that reports errors with
+ * Python's messages and can accept `NaN`/`Infinity` when not strict.
+ *
+ * Numbers: JavaScript cannot tell `1` from `1.0`, so integral numbers print as integers
+ * (`1`) and others like Python's float repr (`1e-05`, `1.5e+16`). Wrap a value in
+ * `new JsonFloat(1)` to force the float spelling (`1.0`). `bigint` prints as an integer.
+ *
+ * Other values: `Date` -> ISO 8601 with `Z` and milliseconds (the original encoder's
+ * datetime rule); `Buffer` -> its UTF-8 text; `Map` -> object; `Set` and other iterables ->
+ * list; objects with `toJSON()` -> its result; `String`/`Number`/`Boolean` objects (such as
+ * `ErrorDetail`) -> the primitive.
+ */
+
+/** Options of `dumps`. */
+export interface DumpsOptions {
+  /** Pretty-print with this many spaces per level (Python's `indent`). */
+  indent?: number | null;
+  /** Escape every non-ASCII character as `\uXXXX` (default true, like Python). */
+  ensureAscii?: boolean;
+  /** Use `,` and `:` without spaces (the original's COMPACT_JSON). Ignored with `indent`. */
+  compact?: boolean;
+  /** Reject NaN and infinities (the original's STRICT_JSON). Default false, like Python. */
+  strict?: boolean;
+}
+
+/** A number that must print as a float (`1.0`), as Python prints its floats. */
+export class JsonFloat {
+  constructor(readonly value: number) {}
+
+  /** The number. */
+  valueOf(): number {
+    return this.value;
+  }
+}
+
+/** Raised by `loads` with Python's message, position, line and column. */
+export class JSONDecodeError extends Error {
+  override name = 'JSONDecodeError';
+
+  constructor(
+    readonly msg: string,
+    readonly doc: string,
+    readonly pos: number,
+  ) {
+    const lineno = doc.slice(0, pos).split('\n').length;
+    const lastNewline = doc.lastIndexOf('\n', pos - 1);
+    const colno = pos - lastNewline;
+    super(`${msg}: line ${lineno} column ${colno} (char ${pos})`);
+  }
+}
+
+const OUT_OF_RANGE = 'Out of range float values are not JSON compliant';
+
+/** Format a float as Python's `repr()` does (shortest round-trip digits). */
+export function floatRepr(value: number, strict = false): string {
+  if (!Number.isFinite(value)) {
+    if (strict) throw new RangeError(OUT_OF_RANGE);
+    return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+  }
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const [mantissa, expText] = value.toExponential().split('e');
+  const exponent = Number(expText);
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const sign = negative ? '-' : '';
+  if (exponent < -4 || exponent >= 16) {
+    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const expSign = exponent < 0 ? '-' : '+';
+    return `${sign}${mant}e${expSign}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  const intLen = exponent + 1;
+  if (digits.length <= intLen) return `${sign}${digits}${'0'.repeat(intLen - digits.length)}.0`;
+  return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
+}
+
+function numberRepr(value: number, strict: boolean): string {
+  if (Number.isSafeInteger(value)) return Object.is(value, -0) ? '0' : String(value);
+  return floatRepr(value, strict);
+}
+
+/** The original encoder's datetime rule: ISO 8601, `Z` for UTC, milliseconds at most. */
+export function isoDatetime(date: Date): string {
+  if (Number.isNaN(date.getTime())) throw new TypeError('Object of type Date is not JSON serializable (invalid date)');
+  const iso = date.toISOString();
+  return date.getUTCMilliseconds() === 0 ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+const NON_ASCII = /[\u007f-\uffff]/g;
+
+function quote(text: string, ensureAscii: boolean): string {
+  const json = JSON.stringify(text);
+  if (!ensureAscii) return json;
+  return json.replace(NON_ASCII, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function isIterable(value: object): value is Iterable<unknown> {
+  return typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+}
+
+type Entry = [string, unknown];
+
+/** Reduce a value to a JSON primitive, a list or key/value entries. */
+type Normalised = { kind: 'list'; items: unknown[] } | { kind: 'dict'; entries: Entry[] } | { kind: 'value'; value: unknown };
+
+function normalise(value: unknown): Normalised {
+  if (value instanceof JsonFloat) return { kind: 'value', value };
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return { kind: 'value', value: value.valueOf() };
+  }
+  if (value instanceof Date) return { kind: 'value', value: isoDatetime(value) };
+  if (Buffer.isBuffer(value)) return { kind: 'value', value: value.toString('utf8') };
+  if (value instanceof Uint8Array) return { kind: 'value', value: Buffer.from(value).toString('utf8') };
+  if (Array.isArray(value)) return { kind: 'list', items: value };
+  if (value instanceof Map) {
+    return { kind: 'dict', entries: [...value].map(([k, v]: [unknown, unknown]) => [keyString(k), v] as Entry) };
+  }
+  if (value !== null && typeof value === 'object') {
+    const withToJSON = value as { toJSON?: unknown };
+    if (typeof withToJSON.toJSON === 'function') {
+      return { kind: 'value', value: (withToJSON.toJSON as () => unknown).call(value) };
+    }
+    if (isIterable(value)) return { kind: 'list', items: [...value] };
+    return { kind: 'dict', entries: Object.entries(value) };
+  }
+  return { kind: 'value', value };
+}
+
+function keyString(key: unknown): string {
+  if (typeof key === 'string') return key;
+  if (typeof key === 'number') return numberRepr(key, false);
+  if (typeof key === 'boolean') return key ? 'true' : 'false';
+  if (key === null) return 'null';
+  if (key instanceof String) return key.valueOf();
+  throw new TypeError(`keys must be str, int, float, bool or None, not ${typeof key}`);
+}
+
+function typeName(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'function';
+  if (typeof value === 'symbol') return 'symbol';
+  return typeof value;
+}
+
+/**
+ * Serialise `value` as Python's `json.dumps` would with the original's encoder.
+ * Throws `RangeError('Out of range float values are not JSON compliant')` for NaN and
+ * infinities when `strict`, and `TypeError` for values JSON cannot represent.
+ */
+export function dumps(value: unknown, options: DumpsOptions = {}): string {
+  const ensureAscii = options.ensureAscii ?? true;
+  const strict = options.strict ?? false;
+  const indent = options.indent ?? null;
+  const itemSep = indent !== null ? ',' : options.compact ? ',' : ', ';
+  const keySep = options.compact && indent === null ? ':' : ': ';
+  const seen = new Set<object>();
+
+  const encode = (input: unknown, level: number): string => {
+    if (input === null || input === undefined) return 'null';
+    switch (typeof input) {
+      case 'string':
+        return quote(input, ensureAscii);
+      case 'number':
+        return numberRepr(input, strict);
+      case 'bigint':
+        return input.toString();
+      case 'boolean':
+        return input ? 'true' : 'false';
+      case 'object':
+        break;
+      default:
+        throw new TypeError(`Object of type ${typeName(input)} is not JSON serializable`);
+    }
+    const norm = normalise(input);
+    if (norm.kind === 'value') {
+      if (norm.value instanceof JsonFloat) return floatRepr(norm.value.value, strict);
+      return encode(norm.value, level);
+    }
+    if (seen.has(input as object)) throw new TypeError('Circular reference detected');
+    seen.add(input as object);
+    const inner = indent !== null ? `\n${' '.repeat(indent * (level + 1))}` : '';
+    const outer = indent !== null ? `\n${' '.repeat(indent * level)}` : '';
+    let text: string;
+    if (norm.kind === 'list') {
+      if (norm.items.length === 0) text = '[]';
+      else text = `[${inner}${norm.items.map((item) => encode(item, level + 1)).join(itemSep + inner)}${outer}]`;
+    } else {
+      const parts: string[] = [];
+      for (const [key, item] of norm.entries) {
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        parts.push(`${quote(key, ensureAscii)}${keySep}${encode(item, level + 1)}`);
+      }
+      text = parts.length === 0 ? '{}' : `{${inner}${parts.join(itemSep + inner)}${outer}}`;
+    }
+    seen.delete(input as object);
+    return text;
+  };
+
+  return encode(value, 0);
+}
+
+/** Options of `loads`. */
+export interface LoadsOptions {
+  /** Reject `NaN`, `Infinity` and `-Infinity` (the original's STRICT_JSON). Default false. */
+  strict?: boolean;
+}
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** A small recursive-descent decoder with Python's error messages and constants. */
+class Decoder {
+  constructor(
+    private readonly doc: string,
+    private readonly strict: boolean,
+  ) {}
+
+  private skip(pos: number): number {
+    while (pos < this.doc.length && WS.has(this.doc[pos])) pos += 1;
+    return pos;
+  }
+
+  private fail(msg: string, pos: number): never {
+    throw new JSONDecodeError(msg, this.doc, pos);
+  }
+
+  decode(): unknown {
+    const start = this.skip(0);
+    const [value, end] = this.value(start);
+    const rest = this.skip(end);
+    if (rest !== this.doc.length) this.fail('Extra data', rest);
+    return value;
+  }
+
+  private constant(name: string, value: number): number {
+    if (this.strict) throw new RangeError(`${OUT_OF_RANGE}: '${name}'`);
+    return value;
+  }
+
+  private value(pos: number): [unknown, number] {
+    const doc = this.doc;
+    const ch = doc[pos];
+    if (ch === '"') return this.string(pos + 1);
+    if (ch === '{') return this.object(pos + 1);
+    if (ch === '[') return this.array(pos + 1);
+    if (ch === 'n' && doc.startsWith('null', pos)) return [null, pos + 4];
+    if (ch === 't' && doc.startsWith('true', pos)) return [true, pos + 4];
+    if (ch === 'f' && doc.startsWith('false', pos)) return [false, pos + 5];
+    if (ch === 'N' && doc.startsWith('NaN', pos)) return [this.constant('NaN', NaN), pos + 3];
+    if (ch === 'I' && doc.startsWith('Infinity', pos)) return [this.constant('Infinity', Infinity), pos + 8];
+    if (ch === '-' && doc.startsWith('-Infinity', pos)) return [this.constant('-Infinity', -Infinity), pos + 9];
+    NUMBER.lastIndex = pos;
+    const match = NUMBER.exec(doc);
+    if (match && match.index === pos) return [Number(match[0]), pos + match[0].length];
+    return this.fail('Expecting value', pos);
+  }
+
+  private string(pos: number): [string, number] {
+    const doc = this.doc;
+    const begin = pos - 1;
+    let out = '';
+    for (;;) {
+      let end = pos;
+      while (end < doc.length && doc[end] !== '"' && doc[end] !== '\\' && doc.charCodeAt(end) >= 0x20) end += 1;
+      out += doc.slice(pos, end);
+      if (end >= doc.length) this.fail('Unterminated string starting at', begin);
+      const ch = doc[end];
+      if (ch === '"') return [out, end + 1];
+      if (ch !== '\\') this.fail('Invalid control character at', end);
+      const esc = doc[end + 1];
+      if (esc === undefined) this.fail('Unterminated string starting at', begin);
+      if (esc === 'u') {
+        let code = this.hex4(end + 2, end);
+        pos = end + 6;
+        if (code >= 0xd800 && code <= 0xdbff && doc.startsWith('\\u', pos)) {
+          const low = this.hex4(pos + 2, pos);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+            pos += 6;
+          }
+        }
+        out += String.fromCodePoint(code);
+        continue;
+      }
+      const mapped = ESCAPES[esc];
+      if (mapped === undefined) this.fail(`Invalid \\escape: '${esc}'`, end);
+      out += mapped;
+      pos = end + 2;
+    }
+  }
+
+  private hex4(pos: number, escPos: number): number {
+    const text = this.doc.slice(pos, pos + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(text)) this.fail('Invalid \\uXXXX escape', escPos + 1);
+    return parseInt(text, 16);
+  }
+
+  private object(pos: number): [Record<string, unknown>, number] {
+    const result: Record<string, unknown> = {};
+    pos = this.skip(pos);
+    if (this.doc[pos] === '}') return [result, pos + 1];
+    for (;;) {
+      if (this.doc[pos] !== '"') this.fail('Expecting property name enclosed in double quotes', pos);
+      const [key, afterKey] = this.string(pos + 1);
+      pos = this.skip(afterKey);
+      if (this.doc[pos] !== ':') this.fail("Expecting ':' delimiter", pos);
+      pos = this.skip(pos + 1);
+      const [value, afterValue] = this.value(pos);
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      pos = this.skip(afterValue);
+      if (this.doc[pos] === '}') return [result, pos + 1];
+      if (this.doc[pos] !== ',') this.fail("Expecting ',' delimiter", pos);
+      pos = this.skip(pos + 1);
+    }
+  }
+
+  private array(pos: number): [unknown[], number] {
+    const result: unknown[] = [];
+    pos = this.skip(pos);
+    if (this.doc[pos] === ']') return [result, pos + 1];
+    for (;;) {
+      const [value, after] = this.value(pos);
+      result.push(value);
+      pos = this.skip(after);
+      if (this.doc[pos] === ']') return [result, pos + 1];
+      if (this.doc[pos] !== ',') this.fail("Expecting ',' delimiter", pos);
+      pos = this.skip(pos + 1);
+    }
+  }
+}
+
+/**
+ * Parse JSON text like Python's `json.loads`: `NaN`, `Infinity` and `-Infinity` are accepted
+ * unless `strict` (then a `RangeError` naming the constant is thrown); malformed text throws
+ * `JSONDecodeError` with Python's message (`Expecting value: line 1 column 1 (char 0)`).
+ */
+export function loads(text: string, options: LoadsOptions = {}): unknown {
+  try {
+    // Fast path: the platform parser accepts exactly the valid documents without constants.
+    return JSON.parse(text);
+  } catch {
+    return new Decoder(text, options.strict ?? false).decode();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Handling of media types, as found in HTTP Content-Type and Accept headers.
+ *
+ * See RFC 9110, section 12.5.1 (Accept).
+ */
+
+/** Split an Accept header's value into its media types. */
+export function parseAcceptHeader(header: string): string[] {
+  return header
+    .split(',')
+    .map((token) => token.trim())
+    .filter(Boolean);
+}
+
+/** A media type with its parameters, as parsed from a header. */
+export class MediaType {
+  readonly mainType: string;
+  readonly subType: string;
+  /** Parameters (`q`, `charset`, `indent`, `version`, ...), names lower case. */
+  readonly params: Record<string, string>;
+  readonly origString: string;
+
+  constructor(mediaTypeStr: string | null | undefined) {
+    this.origString = mediaTypeStr ?? '';
+    const [fullType, ...rawParams] = this.origString.split(';');
+    const params: Record<string, string> = {};
+    for (const raw of rawParams) {
+      const eq = raw.indexOf('=');
+      if (eq < 0) continue;
+      const key = raw.slice(0, eq).trim().toLowerCase();
+      let value = raw.slice(eq + 1).trim();
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+      if (key) params[key] = value;
+    }
+    this.params = params;
+    const full = fullType.trim().toLowerCase();
+    const slash = full.indexOf('/');
+    this.mainType = slash < 0 ? full : full.slice(0, slash);
+    this.subType = slash < 0 ? '' : full.slice(slash + 1);
+  }
+
+  /** True when this media type satisfies `other`; this one's parameters (but `q`) must be in `other`. */
+  match(other: MediaType): boolean {
+    for (const key of Object.keys(this.params)) {
+      if (key !== 'q' && other.params[key] !== this.params[key]) return false;
+    }
+    if (this.subType !== '*' && other.subType !== '*' && other.subType !== this.subType) return false;
+    if (this.mainType !== '*' && other.mainType !== '*' && other.mainType !== this.mainType) return false;
+    return true;
+  }
+
+  /**
+   * How specific the media type is: 0 for `* / *`, 1 for `type/*`, 2 for `type/subtype`,
+   * 3 for `type/subtype; param=value`.
+   */
+  get precedence(): number {
+    if (this.mainType === '*') return 0;
+    if (this.subType === '*') return 1;
+    if (Object.keys(this.params).length === 0 || (Object.keys(this.params).length === 1 && 'q' in this.params)) return 2;
+    return 3;
+  }
+
+  /** The full type, `main/sub`. */
+  get fullType(): string {
+    return `${this.mainType}/${this.subType}`;
+  }
+
+  toString(): string {
+    let ret = this.fullType;
+    for (const [key, value] of Object.entries(this.params)) ret += `; ${key}=${value}`;
+    return ret;
+  }
+}
+
+/**
+ * True when the media type `lhs` (a parser's or renderer's) satisfies `rhs` (the request's
+ * content type or an accepted type); wildcards match on either side, and every parameter of
+ * `lhs` must appear in `rhs`.
+ */
+export function mediaTypeMatches(lhs: string, rhs: string): boolean {
+  return new MediaType(lhs).match(new MediaType(rhs));
+}
+
+/**
+ * Group media types by precedence, most specific first: `[[type/sub; p=v], [type/sub],
+ * [type/*], [* /*]]` (empty groups are left out).
+ */
+export function orderByPrecedence(mediaTypeLst: string[]): string[][] {
+  const ret: string[][] = [[], [], [], []];
+  for (const mediaType of mediaTypeLst) {
+    const precedence = new MediaType(mediaType).precedence;
+    ret[3 - precedence].push(mediaType);
+  }
+  return ret.filter((group) => group.length > 0);
+}

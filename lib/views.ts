@@ -1,0 +1,559 @@
+/**
+ * Provides an APIView class that is the base of all views in the API framework, and the
+ * functions that are the defaults of the VIEW_NAME_FUNCTION, VIEW_DESCRIPTION_FUNCTION and
+ * EXCEPTION_HANDLER settings.
+ */
+import { Http404, PermissionDenied as HostPermissionDenied } from './core/exceptions';
+import { HttpResponse, type HttpRequest } from './core/http';
+import type { ViewFunction } from './core/urls';
+import * as exceptions from './exceptions';
+import { Request, type Authenticator, type ParserContext } from './request';
+import { Response } from './response';
+import { apiSettings, type ApiSettings } from './settings';
+import * as status from './status';
+import { camelcaseToSpaces, dedent, markupDescription, removeTrailingString } from './utils/formatting';
+import type { AuthenticationClass } from './authentication';
+import type { BaseMetadata, MetadataClass } from './metadata';
+import type { BaseContentNegotiation, ContentNegotiationClass, RendererSelection } from './negotiation';
+import type { BaseParser, ParserClass } from './parsers';
+import type { BasePermission, PermissionClass } from './permissions';
+import type { BaseRenderer, RendererClass, RendererContext } from './renderers';
+import type { BaseThrottle, ThrottleClass } from './throttling';
+import type { BaseVersioning, VersioningClass } from './versioning';
+
+/** URL keyword arguments. */
+export type Kwargs = Record<string, unknown>;
+
+/** A handler method (`get`, `post`, ...): returns a response, possibly asynchronously. */
+export type Handler = (request: Request, kwargs: Kwargs, ...args: string[]) => HttpResponse | Promise<HttpResponse>;
+
+/** What the exception handler receives besides the exception. */
+export interface ExceptionHandlerContext {
+  view: APIView;
+  args: string[];
+  kwargs: Kwargs;
+  request: Request | null;
+  [key: string]: unknown;
+}
+
+/** The signature of EXCEPTION_HANDLER. */
+export type ExceptionHandler = (exc: unknown, context: ExceptionHandlerContext) => HttpResponse | null | Promise<HttpResponse | null>;
+
+/** The view properties the name and description functions read. */
+export interface NamedView {
+  name?: string;
+  suffix?: string;
+  detail?: boolean;
+  description?: string;
+}
+
+/**
+ * Given a view instance, return a textual name to represent the view: the `name` it carries,
+ * or its class name without `View`/`ViewSet` suffix, split into words, plus its `suffix`.
+ * This name is used in the browsable API and in OPTIONS responses.
+ */
+export function getViewName(view: NamedView): string {
+  if (view.name !== undefined && view.name !== null) return view.name;
+  let name = (view as object).constructor.name;
+  name = removeTrailingString(name, 'View');
+  name = removeTrailingString(name, 'ViewSet');
+  name = camelcaseToSpaces(name);
+  if (view.suffix) name += ` ${view.suffix}`;
+  return name;
+}
+
+/**
+ * Given a view instance, return a textual description to represent the view: its
+ * `description` property, or its class's static `description`, dedented. With `html`, the
+ * text is rendered as Markdown. Used in the browsable API and in OPTIONS responses.
+ */
+export function getViewDescription(view: NamedView, html = false): string {
+  let description = view.description;
+  if (description === undefined || description === null) {
+    const cls = (view as object).constructor as { description?: unknown };
+    description = typeof cls.description === 'string' ? cls.description : '';
+  }
+  description = dedent(String(description));
+  return html ? markupDescription(description) : description;
+}
+
+/**
+ * Returns the response that should be used for any given exception: `{"detail": ...}` (or
+ * the validation errors) for API exceptions, with WWW-Authenticate and Retry-After headers
+ * when relevant. The host framework's Http404 and PermissionDenied are handled too.
+ * Any other exception returns null, which leads to a 500 error.
+ */
+export function exceptionHandler(exc: unknown, _context: ExceptionHandlerContext): Response | null {
+  let error = exc;
+  if (error instanceof Http404) error = new exceptions.NotFound(error.message || null);
+  else if (error instanceof HostPermissionDenied) error = new exceptions.PermissionDenied(error.message || null);
+
+  if (error instanceof exceptions.APIException) {
+    const headers: Record<string, string> = {};
+    const authHeader = (error as { authHeader?: unknown }).authHeader;
+    if (typeof authHeader === 'string' && authHeader) headers['WWW-Authenticate'] = authHeader;
+    const wait = (error as { wait?: unknown }).wait;
+    if (typeof wait === 'number' && wait) headers['Retry-After'] = String(Math.trunc(wait));
+    const data = error.detail instanceof exceptions.ErrorDetail ? { detail: error.detail } : error.detail;
+    return new Response(data, { status: error.statusCode, headers });
+  }
+  return null;
+}
+
+/** The HTTP methods a view may handle, in the order `Allow` lists them. */
+export const HTTP_METHOD_NAMES: readonly string[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+
+/** The view class type `asView()` is called on. */
+export type APIViewClass<V extends APIView = APIView> = (new () => V) & typeof APIView;
+
+const initkwargNames = new WeakMap<object, Set<string>>();
+
+function patchVaryHeaders(response: HttpResponse, newHeaders: string[]): void {
+  const existing = (response.getHeader('Vary') ?? '').split(/\s*,\s*/).filter(Boolean);
+  const seen = new Set(existing.map((header) => header.toLowerCase()));
+  const additional = newHeaders.filter((header) => {
+    const key = header.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  response.setHeader('Vary', [...existing, ...additional].join(', '));
+}
+
+/**
+ * The base class of API views. Handler methods are the lower-case HTTP method names
+ * (`get`, `post`, ...), called with the `Request` and the URL keyword arguments.
+ *
+ * The policies may be set globally (API_FRAMEWORK settings) or per view, by overriding the
+ * fields below in a subclass; fields left undefined read the settings at request time.
+ *
+ * @example
+ * class SnippetList extends APIView {
+ *   override permissionClasses = [IsAuthenticated];
+ *   async get(request: Request) { return new Response(await listSnippets()); }
+ * }
+ * export const urlpatterns = [path('snippets/', SnippetList.asView())];
+ */
+export class APIView implements NamedView {
+  // The following policies may be set at either globally, or per-view.
+  rendererClasses?: RendererClass[];
+  parserClasses?: ParserClass[];
+  authenticationClasses?: AuthenticationClass[];
+  throttleClasses?: ThrottleClass[];
+  permissionClasses?: PermissionClass[];
+  contentNegotiationClass?: ContentNegotiationClass;
+  metadataClass?: MetadataClass | null;
+  versioningClass?: VersioningClass | null;
+  /** The schema inspector of this view (schema generation), or null to exclude it. */
+  schema?: unknown;
+
+  /** The lower-case method names this view may dispatch to (function views narrow it). */
+  httpMethodNames: readonly string[] = HTTP_METHOD_NAMES;
+
+  /** Allow dependency injection of other settings to make testing easier. */
+  settings: ApiSettings = apiSettings;
+
+  /** A name set by view sets or initkwargs (see `getViewName`). */
+  name?: string;
+  /** A suffix for the name (`List`, `Instance`), set by view sets. */
+  suffix?: string;
+  /** True for detail routes of view sets. */
+  detail?: boolean;
+  /** A description set by view sets or initkwargs (see `getViewDescription`). */
+  description?: string;
+
+  /** The current request (set by `dispatch`). */
+  request!: Request;
+  /** Positional URL arguments of the current request. */
+  args: string[] = [];
+  /** Keyword URL arguments of the current request. */
+  kwargs: Kwargs = {};
+  /** The format suffix from the URL, if any. */
+  formatKwarg: string | null = null;
+  /** The response headers every response of this view gets (`Allow`, `Vary`). */
+  headers: Record<string, string> = {};
+  /** The final response (set by `dispatch`). */
+  response?: HttpResponse;
+
+  /**
+   * The view function for URL confs: a fresh instance per request, `initkwargs` set on it.
+   * Unknown initkwargs fail at once, as in the host framework. API views are CSRF exempt
+   * (session authentication enforces CSRF itself).
+   */
+  static asView<V extends APIView>(this: APIViewClass<V>, initkwargs: Kwargs = {}): ViewFunction {
+    this.checkInitkwargs(initkwargs);
+    return APIView.makeView(this, initkwargs);
+  }
+
+  /** Build the view function of `cls` (shared by `asView` overrides in subclasses). */
+  protected static makeView<V extends APIView>(cls: APIViewClass<V>, initkwargs: Kwargs): ViewFunction {
+    const view: ViewFunction = async (httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]) => {
+      const self = new cls();
+      Object.assign(self, initkwargs);
+      const handlers = self as unknown as Record<string, unknown>;
+      if (typeof handlers.get === 'function' && typeof handlers.head !== 'function') handlers.head = handlers.get;
+      return self.dispatch(httpRequest, kwargs ?? {}, ...args);
+    };
+    Object.defineProperty(view, 'name', { value: cls.name });
+    view.viewClass = cls;
+    view.viewInitkwargs = initkwargs;
+    view.csrfExempt = true;
+    return view;
+  }
+
+  /** Reject initkwargs that name a handler method or an attribute the class lacks. */
+  protected static checkInitkwargs(this: APIViewClass, initkwargs: Kwargs): void {
+    let known = initkwargNames.get(this);
+    if (!known) {
+      known = new Set<string>();
+      const probe = new this() as unknown as Record<string, unknown>;
+      for (const key of Object.keys(probe)) known.add(key);
+      for (let proto: object | null = this.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+        for (const key of Object.getOwnPropertyNames(proto)) known.add(key);
+      }
+      for (const key of ['rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
+        'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema', 'name', 'suffix', 'detail', 'description']) {
+        known.add(key);
+      }
+      initkwargNames.set(this, known);
+    }
+    for (const key of Object.keys(initkwargs)) {
+      if (HTTP_METHOD_NAMES.includes(key)) {
+        throw new TypeError(`The method name ${key} is not accepted as a keyword argument to ${this.name}().`);
+      }
+      if (!known.has(key)) {
+        throw new TypeError(
+          `${this.name}() received an invalid keyword argument '${key}'. as_view only accepts arguments that are already attributes of the class.`,
+        );
+      }
+    }
+  }
+
+  /** The upper-case names of the methods this view handles, in DRF's order. */
+  get allowedMethods(): string[] {
+    const handlers = this as unknown as Record<string, unknown>;
+    return this.httpMethodNames.filter((method) => typeof handlers[method] === 'function').map((m) => m.toUpperCase());
+  }
+
+  /** The headers set on every response: `Allow`, and `Vary: Accept` when several renderers may answer. */
+  get defaultResponseHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { Allow: this.allowedMethods.join(', ') };
+    if (this.getRendererClasses().length > 1) headers.Vary = 'Accept';
+    return headers;
+  }
+
+  /** Raise 405 for a method this view does not handle. */
+  httpMethodNotAllowed(request: Request): never {
+    throw new exceptions.MethodNotAllowed(request.method);
+  }
+
+  /** Raise `NotAuthenticated` when the request could have authenticated but did not, else `PermissionDenied`. */
+  permissionDenied(request: Request, message?: string | null, code?: string | null): never {
+    if (request.authenticators.length > 0 && !request.successfulAuthenticator) {
+      throw new exceptions.NotAuthenticated();
+    }
+    throw new exceptions.PermissionDenied(message ?? null, code ?? null);
+  }
+
+  /** Raise `Throttled`; `wait` is the number of seconds to wait, if known. */
+  throttled(_request: Request, wait: number | null): never {
+    throw new exceptions.Throttled(wait);
+  }
+
+  /** The WWW-Authenticate value for 401 responses, from the first authenticator; null means 403. */
+  getAuthenticateHeader(request: Request): string | null {
+    const authenticators = this.getAuthenticators();
+    if (authenticators.length > 0 && authenticators[0].authenticateHeader) {
+      return authenticators[0].authenticateHeader(request) ?? null;
+    }
+    return null;
+  }
+
+  /** The context every parser receives. */
+  getParserContext(_httpRequest: HttpRequest): ParserContext {
+    return { view: this, args: this.args, kwargs: this.kwargs };
+  }
+
+  /** The context every renderer receives. */
+  getRendererContext(): RendererContext {
+    return { view: this, args: this.args, kwargs: this.kwargs, request: this.request ?? null };
+  }
+
+  /** The context the exception handler receives. */
+  getExceptionHandlerContext(): ExceptionHandlerContext {
+    return { view: this, args: this.args, kwargs: this.kwargs, request: this.request ?? null };
+  }
+
+  /** The name shown in the browsable API and OPTIONS responses (VIEW_NAME_FUNCTION). */
+  getViewName(): string {
+    const func = this.settings.VIEW_NAME_FUNCTION as unknown as (view: APIView) => string;
+    return func(this);
+  }
+
+  /** The description shown in the browsable API (`html`) and OPTIONS responses (VIEW_DESCRIPTION_FUNCTION). */
+  getViewDescription(html = false): string {
+    const func = this.settings.VIEW_DESCRIPTION_FUNCTION as unknown as (view: APIView, html: boolean) => string;
+    return func(this, html);
+  }
+
+  // API policy instantiation methods
+
+  /** The format suffix from the URL keyword arguments, if the URL conf has one. */
+  getFormatSuffix(kwargs: Kwargs): string | null {
+    const key = this.settings.FORMAT_SUFFIX_KWARG;
+    if (!key) return null;
+    const value = kwargs[key];
+    return typeof value === 'string' && value ? value : null;
+  }
+
+  /** The renderer classes of this view. */
+  getRendererClasses(): RendererClass[] {
+    return this.rendererClasses ?? (this.settings.DEFAULT_RENDERER_CLASSES as RendererClass[]);
+  }
+
+  /** Instantiate and return the renderers this view can use. */
+  getRenderers(): BaseRenderer[] {
+    return this.getRendererClasses().map((Renderer) => new Renderer());
+  }
+
+  /** Instantiate and return the parsers this view can use. */
+  getParsers(): BaseParser[] {
+    const classes = this.parserClasses ?? (this.settings.DEFAULT_PARSER_CLASSES as ParserClass[]);
+    return classes.map((Parser) => new Parser());
+  }
+
+  /** Instantiate and return the authenticators this view can use. */
+  getAuthenticators(): Authenticator[] {
+    const classes = this.authenticationClasses ?? (this.settings.DEFAULT_AUTHENTICATION_CLASSES as AuthenticationClass[]);
+    return classes.map((Authentication) => new Authentication());
+  }
+
+  /** Instantiate and return the permissions this view requires. */
+  getPermissions(): BasePermission[] {
+    const classes = this.permissionClasses ?? (this.settings.DEFAULT_PERMISSION_CLASSES as PermissionClass[]);
+    return classes.map((Permission) => new Permission());
+  }
+
+  /** Instantiate and return the throttles this view uses. */
+  getThrottles(): BaseThrottle[] {
+    const classes = this.throttleClasses ?? (this.settings.DEFAULT_THROTTLE_CLASSES as ThrottleClass[]);
+    return classes.map((Throttle) => new Throttle());
+  }
+
+  /** Instantiate and return the content negotiation policy (cached per request). */
+  getContentNegotiator(): BaseContentNegotiation {
+    if (!this.negotiator) {
+      const Negotiation = this.contentNegotiationClass ??
+        (this.settings.DEFAULT_CONTENT_NEGOTIATION_CLASS as ContentNegotiationClass);
+      this.negotiator = new Negotiation();
+    }
+    return this.negotiator;
+  }
+
+  private negotiator?: BaseContentNegotiation;
+
+  /** The metadata class answering OPTIONS, or null when OPTIONS is not allowed. */
+  getMetadataClass(): MetadataClass | null {
+    if (this.metadataClass !== undefined) return this.metadataClass;
+    return (this.settings.DEFAULT_METADATA_CLASS as MetadataClass | null) ?? null;
+  }
+
+  /** The versioning class of this view, or null. */
+  getVersioningClass(): VersioningClass | null {
+    if (this.versioningClass !== undefined) return this.versioningClass;
+    return (this.settings.DEFAULT_VERSIONING_CLASS as VersioningClass | null) ?? null;
+  }
+
+  /** The function that turns exceptions into responses (EXCEPTION_HANDLER). */
+  getExceptionHandler(): ExceptionHandler {
+    return this.settings.EXCEPTION_HANDLER as unknown as ExceptionHandler;
+  }
+
+  // API policy implementation methods
+
+  /** Determine which renderer and media type to use to render the response. */
+  performContentNegotiation(request: Request, force = false): RendererSelection {
+    const renderers = this.getRenderers();
+    const conneg = this.getContentNegotiator();
+    try {
+      return conneg.selectRenderer(request, renderers, this.formatKwarg);
+    } catch (error) {
+      if (force && renderers.length > 0) return [renderers[0], renderers[0].mediaType];
+      throw error;
+    }
+  }
+
+  /**
+   * Perform authentication on the incoming request. Authentication is awaited here, up
+   * front, so that `request.user` is a plain getter afterwards.
+   */
+  async performAuthentication(request: Request): Promise<void> {
+    await request.authenticate();
+  }
+
+  /** Check if the request should be permitted; raise an appropriate exception if not. */
+  async checkPermissions(request: Request): Promise<void> {
+    for (const permission of this.getPermissions()) {
+      if (!(await permission.hasPermission(request, this))) {
+        this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+      }
+    }
+  }
+
+  /** Check if the request should be permitted for `obj`; raise an appropriate exception if not. */
+  async checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+    for (const permission of this.getPermissions()) {
+      if (!(await permission.hasObjectPermission(request, this, obj))) {
+        this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+      }
+    }
+  }
+
+  /** Check every throttle; when any refuses, raise `Throttled` with the longest wait. */
+  async checkThrottles(request: Request): Promise<void> {
+    const durations: Array<number | null> = [];
+    for (const throttle of this.getThrottles()) {
+      if (!(await throttle.allowRequest(request, this))) durations.push(throttle.wait());
+    }
+    if (durations.length > 0) {
+      const known = durations.filter((duration): duration is number => duration !== null && duration !== undefined);
+      this.throttled(request, known.length > 0 ? Math.max(...known) : null);
+    }
+  }
+
+  /** If versioning is being used, determine the version and the scheme of the request. */
+  determineVersion(request: Request, kwargs: Kwargs): [string | null, BaseVersioning | null] {
+    const Versioning = this.getVersioningClass();
+    if (!Versioning) return [null, null];
+    const scheme = new Versioning();
+    return [scheme.determineVersion(request, kwargs), scheme];
+  }
+
+  // Dispatch methods
+
+  /** Wrap the host request in the API `Request`. */
+  initializeRequest(httpRequest: HttpRequest): Request {
+    return new Request(httpRequest, {
+      parsers: this.getParsers(),
+      authenticators: this.getAuthenticators(),
+      negotiator: this.getContentNegotiator(),
+      parserContext: this.getParserContext(httpRequest),
+    });
+  }
+
+  /**
+   * Runs anything that needs to occur prior to calling the method handler: content
+   * negotiation, versioning, body parsing (errors surface when `request.data` is read),
+   * authentication, permissions, throttles.
+   */
+  async initial(request: Request): Promise<void> {
+    this.formatKwarg = this.getFormatSuffix(this.kwargs);
+    const [renderer, mediaType] = this.performContentNegotiation(request);
+    request.acceptedRenderer = renderer;
+    request.acceptedMediaType = mediaType;
+
+    const [version, scheme] = this.determineVersion(request, this.kwargs);
+    request.version = version;
+    request.versioningScheme = scheme;
+
+    // Parse now; a parse error is kept and raised where the view reads `request.data`.
+    await request.parseBody().catch(() => undefined);
+
+    await this.performAuthentication(request);
+    await this.checkPermissions(request);
+    await this.checkThrottles(request);
+  }
+
+  /** Set the renderer on a `Response` and add the default headers to any response. */
+  finalizeResponse(request: Request, response: unknown): HttpResponse {
+    if (!(response instanceof HttpResponse)) {
+      const kind = response === null ? 'null' : typeof response;
+      throw new TypeError(
+        `Expected a \`Response\`, \`HttpResponse\` or \`HttpStreamingResponse\` to be returned from the view, but received a \`${kind}\``,
+      );
+    }
+    if (response instanceof Response) {
+      if (!request.acceptedRenderer) {
+        const [renderer, mediaType] = this.performContentNegotiation(request, true);
+        request.acceptedRenderer = renderer;
+        request.acceptedMediaType = mediaType;
+      }
+      response.acceptedRenderer = request.acceptedRenderer;
+      response.acceptedMediaType = request.acceptedMediaType;
+      response.rendererContext = this.getRendererContext();
+    }
+    const { Vary: vary, ...rest } = this.headers;
+    if (vary !== undefined) patchVaryHeaders(response, vary.split(/\s*,\s*/));
+    for (const [key, value] of Object.entries(rest)) response.setHeader(key, value);
+    return response;
+  }
+
+  /**
+   * Handle any exception that occurs, by returning an appropriate response, or re-raising
+   * the error. Unauthenticated 401s become 403s when the first authenticator gives no
+   * WWW-Authenticate value.
+   */
+  async handleException(exc: unknown): Promise<HttpResponse> {
+    if (exc instanceof exceptions.NotAuthenticated || exc instanceof exceptions.AuthenticationFailed) {
+      const authHeader = this.request ? this.getAuthenticateHeader(this.request) : null;
+      if (authHeader) (exc as exceptions.APIException & { authHeader?: string }).authHeader = authHeader;
+      else exc.statusCode = status.HTTP_403_FORBIDDEN;
+    }
+    const handler = this.getExceptionHandler();
+    const context = this.getExceptionHandlerContext();
+    const response = await handler(exc, context);
+    if (response === null || response === undefined) this.raiseUncaughtException(exc);
+    if (response instanceof Response) response.exception = true;
+    return response;
+  }
+
+  /** Re-raise an exception no handler answered: the host framework turns it into a 500. */
+  raiseUncaughtException(exc: unknown): never {
+    throw exc;
+  }
+
+  /** Answer OPTIONS with the metadata class's description of the view. */
+  async options(request: Request, _kwargs: Kwargs): Promise<HttpResponse> {
+    const Metadata = this.getMetadataClass();
+    if (!Metadata) return this.httpMethodNotAllowed(request);
+    const metadata: BaseMetadata = new Metadata();
+    const data = await metadata.determineMetadata(request, this);
+    return new Response(data, { status: status.HTTP_200_OK });
+  }
+
+  /** The handler for the request's method, or the 405 handler. */
+  protected getHandler(method: string): Handler {
+    const name = method.toLowerCase();
+    const candidate = this.httpMethodNames.includes(name) ? (this as unknown as Record<string, unknown>)[name] : undefined;
+    if (typeof candidate === 'function') return candidate as Handler;
+    return (request: Request) => this.httpMethodNotAllowed(request);
+  }
+
+  /**
+   * `.dispatch()` is pretty much the same as the host framework's regular dispatch, but
+   * with extra hooks for startup, finalize, and exception handling.
+   */
+  async dispatch(httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]): Promise<HttpResponse> {
+    this.args = args;
+    this.kwargs = kwargs;
+    const request = this.initializeRequest(httpRequest);
+    this.request = request;
+    this.headers = this.defaultResponseHeaders;
+
+    let response: HttpResponse;
+    try {
+      await this.initial(request);
+      const handler = this.getHandler(request.method);
+      response = await handler.call(this, request, kwargs, ...args);
+    } catch (error) {
+      response = await this.handleException(error);
+    }
+    if (!request.isAuthenticationDone) {
+      // Renderers may show the user (browsable API) even when the pipeline stopped early.
+      await request.authenticate().catch(() => undefined);
+    }
+    this.response = this.finalizeResponse(request, response);
+    return this.response;
+  }
+}
+
