@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { User } from '../contrib/auth/models';
-import { overrideSettings } from '../lib/core/conf';
+import { overrideSettings, settings } from '../lib/core/conf';
 import { useTestDatabase } from '../lib/core/db/testing';
 import { anonymousUser, type AuthUser, type HttpResponse } from '../lib/core/http';
 import {
@@ -23,12 +23,19 @@ import { APIClient, APIRequestFactory } from '../lib/test';
 import { BaseThrottle } from '../lib/throttling';
 import { APIView } from '../lib/views';
 
+/** Plain JSON values (error details are String objects). */
+const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
 const test = suite('authentication');
 useTestDatabase(test);
 
 let restoreUrls: () => void = () => undefined;
 test.before(() => {
-  restoreUrls = overrideSettings.enter({ ROOT_URLCONF: 'spec.fixtures.authUrls' });
+  restoreUrls = overrideSettings.enter({
+    ROOT_URLCONF: 'spec.fixtures.authUrls',
+    // JSON only: these suites are about authentication, not the browsable API.
+    API_FRAMEWORK: { ...settings.API_FRAMEWORK, DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'] },
+  });
 });
 test.after(() => restoreUrls());
 
@@ -139,7 +146,7 @@ test('selection :: a failing scheme answers at once: no later scheme, no permiss
   });
   const response = await call(view);
   assert.is(response.status, 401);
-  assert.equal(response.data, { detail: 'A failed' });
+  assert.equal(json(response.data), { detail: 'A failed' });
   assert.is(response.getHeader('WWW-Authenticate'), 'A-realm');
   assert.equal(calls, ['A']);
 });
@@ -161,7 +168,7 @@ test('selection :: UNAUTHENTICATED_USER null and UNAUTHENTICATED_TOKEN class', a
   }
   const seen: Seen[] = [];
   const view = viewWith({ authentication: [scheme([], 'A', 'none')], seen });
-  await overrideSettings({ API_FRAMEWORK: { UNAUTHENTICATED_USER: null, UNAUTHENTICATED_TOKEN: AnonToken } }, () => call(view));
+  await overrideSettings({ API_FRAMEWORK: { ...settings.API_FRAMEWORK, UNAUTHENTICATED_USER: null, UNAUTHENTICATED_TOKEN: AnonToken } }, () => call(view));
   assert.is(seen[0].user, null);
   assert.instance(seen[0].auth, AnonToken);
 });
@@ -185,7 +192,7 @@ test('401 vs 403 :: the first class has a header: 401 with WWW-Authenticate', as
   const response = await call(view);
   assert.is(response.status, 401);
   assert.is(response.getHeader('WWW-Authenticate'), 'Basic realm="api"');
-  assert.equal(response.data, { detail: 'Authentication credentials were not provided.' });
+  assert.equal(json(response.data), { detail: 'Authentication credentials were not provided.' });
 });
 
 test('401 vs 403 :: the first class has no header: 403 without WWW-Authenticate', async () => {
@@ -193,14 +200,14 @@ test('401 vs 403 :: the first class has no header: 403 without WWW-Authenticate'
   const response = await call(view);
   assert.is(response.status, 403);
   assert.is(response.getHeader('WWW-Authenticate'), undefined);
-  assert.equal(response.data, { detail: 'Authentication credentials were not provided.' });
+  assert.equal(json(response.data), { detail: 'Authentication credentials were not provided.' });
 });
 
 test('401 vs 403 :: failed credentials follow the first class too', async () => {
   const view = viewWith({ authentication: [SessionAuthentication, BasicAuthentication], permissions: [IsAuthenticated] });
   const response = await call(view, { Authorization: basic('nobody', 'wrong') });
   assert.is(response.status, 403);
-  assert.equal(response.data, { detail: 'Invalid username/password.' });
+  assert.equal(json(response.data), { detail: 'Invalid username/password.' });
 });
 
 test('401 vs 403 :: an authenticated but refused request is 403', async () => {
@@ -212,7 +219,7 @@ test('401 vs 403 :: an authenticated but refused request is 403', async () => {
   const response = await call(view);
   assert.is(response.status, 403);
   assert.is(response.getHeader('WWW-Authenticate'), undefined);
-  assert.equal(response.data, { detail: 'You do not have permission to perform this action.' });
+  assert.equal(json(response.data), { detail: 'You do not have permission to perform this action.' });
 });
 
 // -- Basic ---------------------------------------------------------------------------------------
@@ -231,7 +238,7 @@ test('basic :: wrong password is 401 Invalid username/password.', async () => {
   const view = viewWith({ authentication: [BasicAuthentication], permissions: [AllowAny] });
   const response = await call(view, { Authorization: basic('basicuser', 'nope') });
   assert.is(response.status, 401);
-  assert.equal(response.data, { detail: 'Invalid username/password.' });
+  assert.equal(json(response.data), { detail: 'Invalid username/password.' });
   assert.is(response.getHeader('WWW-Authenticate'), 'Basic realm="api"');
 });
 
@@ -249,7 +256,7 @@ for (const [header, detail] of basicHeaderErrors) {
     const view = viewWith({ authentication: [BasicAuthentication], permissions: [AllowAny] });
     const response = await call(view, { Authorization: header });
     assert.is(response.status, 401);
-    assert.equal(response.data, { detail });
+    assert.equal(json(response.data), { detail });
   });
 }
 
@@ -274,12 +281,12 @@ test('basic :: inactive users are refused', async () => {
   // The model backend refuses inactive users itself.
   const response = await call(view, { Authorization: basic('sleepy', 'pw') });
   assert.is(response.status, 401);
-  assert.equal(response.data, { detail: 'Invalid username/password.' });
+  assert.equal(json(response.data), { detail: 'Invalid username/password.' });
   // A backend that lets inactive users through: the scheme refuses them.
   await overrideSettings({ AUTHENTICATION_BACKENDS: ['spec.fixtures.authBackends.AllowAllUsersBackend'] }, async () => {
     const again = await call(view, { Authorization: basic('sleepy', 'pw') });
     assert.is(again.status, 401);
-    assert.equal(again.data, { detail: 'User inactive or deleted.' });
+    assert.equal(json(again.data), { detail: 'User inactive or deleted.' });
   });
 });
 
@@ -304,12 +311,12 @@ test('session :: authenticated unsafe request without CSRF token is 403 with the
   assert.ok(await client.login({ username: 'sess', password: 'pw' }));
   const response = await client.post('/session/', { data: { a: 1 }, format: 'json' });
   assert.is(response.status, 403);
-  assert.equal(response.data, { detail: 'CSRF Failed: CSRF cookie not set.' });
+  assert.equal(json(response.data), { detail: 'CSRF Failed: CSRF cookie not set.' });
   // With the cookie but a wrong token.
   await client.get('/csrf/');
   const wrong = await client.post('/session/', { data: { a: 1 }, format: 'json', headers: { 'X-CSRFToken': 'x'.repeat(64) } });
   assert.is(wrong.status, 403);
-  assert.equal(wrong.data, { detail: 'CSRF Failed: CSRF token missing or incorrect.' });
+  assert.equal(json(wrong.data), { detail: 'CSRF Failed: CSRF token missing or incorrect.' });
 });
 
 test('session :: authenticated unsafe request with a valid CSRF token passes', async () => {
@@ -318,7 +325,7 @@ test('session :: authenticated unsafe request with a valid CSRF token passes', a
   const token = ((await client.get('/csrf/')).json() as { token: string }).token;
   const response = await client.post('/session/', { data: { a: 1 }, format: 'json', headers: { 'X-CSRFToken': token } });
   assert.is(response.status, 200);
-  assert.equal(response.data, { method: 'POST', user: 'sess', auth: null, data: { a: 1 } });
+  assert.equal(json(response.data), { method: 'POST', user: 'sess', auth: null, data: { a: 1 } });
 });
 
 test('session :: anonymous unsafe requests are not CSRF-checked', async () => {
@@ -327,7 +334,7 @@ test('session :: anonymous unsafe requests are not CSRF-checked', async () => {
   assert.is(open.status, 200);
   const guarded = await client.post('/session/', { data: { a: 1 }, format: 'json' });
   assert.is(guarded.status, 403);
-  assert.equal(guarded.data, { detail: 'Authentication credentials were not provided.' });
+  assert.equal(json(guarded.data), { detail: 'Authentication credentials were not provided.' });
 });
 
 test('session :: the test client skips CSRF checks by default', async () => {
@@ -426,7 +433,7 @@ for (const [header, detail] of tokenErrors) {
     const view = viewWith({ authentication: [FakeTokenAuthentication], permissions: [AllowAny] });
     const response = await call(view, { Authorization: header });
     assert.is(response.status, 401);
-    assert.equal(response.data, { detail });
+    assert.equal(json(response.data), { detail });
     assert.is(response.getHeader('WWW-Authenticate'), 'Token');
   });
 }
