@@ -45,3 +45,19 @@ export function normalizeEmail(email: string | null | undefined): string {
   if (at < 0) return value;
   return `${value.slice(0, at)}@${value.slice(at + 1).toLowerCase()}`;
 }
+
+const EMAIL_USER = /^([-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0d-\x7f])*"$)/i;
+const EMAIL_DOMAIN = /^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{2,63}(?<!-))$/i;
+
+/** Validate an email address as the host framework's `EmailValidator` does (ASCII domains). */
+export function validateEmail(value: string): void {
+  const message = 'Enter a valid email address.';
+  const at = value.lastIndexOf('@');
+  if (!value || at < 0) throw new ValidationError(message);
+  const user = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (!EMAIL_USER.test(user)) throw new ValidationError(message);
+  if (domain !== 'localhost' && !EMAIL_DOMAIN.test(domain) && !/^\[[0-9a-f:.]+\]$/i.test(domain)) {
+    throw new ValidationError(message);
+  }
+}

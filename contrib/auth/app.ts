@@ -1,0 +1,40 @@
+/**
+ * The authentication app (`contrib.auth`): users, groups, permissions and content types, their
+ * migration, the `createsuperuser` / `changepassword` commands, and the post-migrate step that
+ * creates default permissions.
+ */
+import path from 'node:path';
+import type { AppConfig, CommandClass, ModelClass } from '../../lib/core/apps';
+
+const auth: AppConfig = {
+  label: 'auth',
+  verboseName: 'Authentication and Authorization',
+  migrationsDir: path.join(__dirname, 'migrations'),
+  models: (): ModelClass[] => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const m = require('./models') as typeof import('./models');
+    // The join-table models are bound through the relations, like Django's auto-created ones.
+    return [m.ContentType, m.Permission, m.Group, m.User];
+  },
+  commands: (): Record<string, CommandClass> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const createsuperuser = require('./commands/createsuperuser') as typeof import('./commands/createsuperuser');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const changepassword = require('./commands/changepassword') as typeof import('./commands/changepassword');
+    return { createsuperuser: createsuperuser.default, changepassword: changepassword.default };
+  },
+  ready: (): void => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { userLoggedIn } = require('./signals') as typeof import('./signals');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { updateLastLogin } = require('./index') as typeof import('./index');
+    userLoggedIn.connect(null, updateLastLogin, { dispatchUid: 'update_last_login' });
+  },
+  postMigrate: async (): Promise<void> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createPermissions } = require('./createPermissions') as typeof import('./createPermissions');
+    await createPermissions();
+  },
+};
+
+export default auth;

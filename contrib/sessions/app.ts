@@ -1,0 +1,24 @@
+/**
+ * The sessions app (`contrib.sessions`): the `django_session` table, its migration and the
+ * `clearsessions` command. `SessionMiddleware` and the CSRF middleware live beside it.
+ */
+import path from 'node:path';
+import type { AppConfig, CommandClass, ModelClass } from '../../lib/core/apps';
+
+const sessions: AppConfig = {
+  label: 'sessions',
+  verboseName: 'Sessions',
+  migrationsDir: path.join(__dirname, 'migrations'),
+  models: (): ModelClass[] => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Session } = require('./models') as typeof import('./models');
+    return [Session];
+  },
+  commands: (): Record<string, CommandClass> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const clearsessions = require('./commands/clearsessions') as typeof import('./commands/clearsessions');
+    return { clearsessions: clearsessions.default };
+  },
+};
+
+export default sessions;
