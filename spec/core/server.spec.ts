@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, request } from 'undici';
 import { overrideSettings, PROJECT_ROOT } from '../../lib/core/conf';
@@ -80,7 +81,7 @@ server('body :: over the limit while reading a chunked body -> 413 JSON', async 
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(64 * 1024, 98);
     }
-    const res = await request(`${running.url}/echo/`, { method: 'POST', body: chunks() });
+    const res = await request(`${running.url}/echo/`, { method: 'POST', body: Readable.from(chunks()) });
     assert.is(res.statusCode, 413);
     assert.equal(JSON.parse(await text(res.body)), { detail: 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.' });
   });
