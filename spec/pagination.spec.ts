@@ -28,6 +28,9 @@ const test = suite('pagination');
 useTestDatabase(test, { models: [GOwner, GNote] });
 test.before(async () => {
   for (let i = 1; i <= 23; i += 1) await GNote.objects.create({ title: `note ${i}`, rank: i % 4 });
+  // Distinct creation times a second apart (rows created in one millisecond would tie).
+  const base = Date.now() - 3600_000;
+  for (let i = 1; i <= 23; i += 1) await GNote.objects.filter({ id: i }).update({ created: new Date(base + i * 1000) });
 });
 
 class Pages extends PageNumberPagination {
@@ -168,18 +171,23 @@ test('cursor :: no duplicates while rows are inserted between pages', async () =
     override ordering = '-created';
   }
   const before = await GNote.objects.count();
-  const seen = await walk(() => new Newest(), '/notes/', () => GNote.objects.all(), async () => {
-    await GNote.objects.create({ title: 'inserted meanwhile' });
-  });
-  assert.is(new Set(seen).size, seen.length, 'an item was returned twice');
-  assert.ok(seen.length >= before);
-  await GNote.objects.filter({ title: 'inserted meanwhile' }).delete();
+  try {
+    const seen = await walk(() => new Newest(), '/notes/', () => GNote.objects.all(), async () => {
+      await GNote.objects.create({ title: 'inserted meanwhile' });
+    });
+    assert.is(new Set(seen).size, seen.length, 'an item was returned twice');
+    assert.is(seen.length, before);
+    assert.equal(seen, Array.from({ length: 23 }, (_, i) => 23 - i));
+  } finally {
+    await GNote.objects.filter({ title: 'inserted meanwhile' }).delete();
+  }
 });
 
 test('cursor :: duplicate positions are resolved with offsets', async () => {
   class ByRank extends CursorPagination {
     override pageSize = 3;
-    override ordering = 'rank';
+    // Only the first field gives positions; the second keeps ties in a stable order.
+    override ordering = ['rank', 'id'];
   }
   const seen = await walk(() => new ByRank(), '/notes/', () => GNote.objects.orderBy('rank', 'id'));
   assert.is(seen.length, 23);
