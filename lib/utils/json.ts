@@ -286,7 +286,7 @@ class Decoder {
         continue;
       }
       const mapped = ESCAPES[esc];
-      if (mapped === undefined) this.fail(`Invalid \\escape: '${esc}'`, end);
+      if (mapped === undefined) this.fail('Invalid \\escape', end);
       out += mapped;
       pos = end + 2;
     }
