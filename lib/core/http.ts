@@ -119,6 +119,11 @@ export class MultiValueDict<V> {
     return Object.fromEntries(this.entries());
   }
 
+  /** JSON output is the object of last values, as the host framework's `json.dumps(QueryDict)`. */
+  toJSON(): Record<string, V> {
+    return this.toObject();
+  }
+
   /** A mutable copy. */
   copy(): this {
     const Ctor = this.constructor as new () => this;
