@@ -97,7 +97,8 @@ export function sequelizeOptions(config: DatabaseConfig): Options {
     username: config.user,
     password: config.password,
     database: config.database,
-    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true },
+    // FOUND_ROWS: UPDATE reports matched rows (as Django configures MySQL), not changed ones.
+    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, flags: '+FOUND_ROWS' },
     define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_general_ci' },
     pool: { max: 10, min: 0, idle: 10000, acquire: 30000 },
   };

@@ -10,7 +10,7 @@
  *     @BelongsTo(() => User, relation({ foreignKey: 'owner_id', relatedName: 'snippets', onDelete: 'CASCADE' }))
  *     declare owner?: User;
  */
-import type { ModelAttributeColumnOptions, BelongsToOptions, BelongsToManyOptions, DataType } from 'sequelize';
+import { DataTypes, type ModelAttributeColumnOptions, type BelongsToOptions, type BelongsToManyOptions, type DataType } from 'sequelize';
 import type { ModelCtor } from 'sequelize-typescript';
 import { ensureModel, onModelsBound, bindGeneration } from './connection';
 
@@ -47,6 +47,8 @@ export function field(options: FieldOptions): Partial<ModelAttributeColumnOption
   const { default: djangoDefault, ...rest } = options;
   const column: Partial<ModelAttributeColumnOptions> & DjangoFieldOptions = { allowNull: false, ...rest };
   if (djangoDefault !== undefined && column.defaultValue === undefined) column.defaultValue = djangoDefault;
+  // Django keeps microseconds (MySQL datetime(6)); Sequelize drops fractions for a bare DATE.
+  if (typeKey(options.type) === 'DATE' && typeOption(options.type, 'length') === null) column.type = DataTypes.DATE(6);
   if (options.autoNowAdd || options.autoNow) {
     column.editable = options.editable ?? false;
     column.blank = options.blank ?? true;
