@@ -1,0 +1,27 @@
+/**
+ * The token authentication app (`api_framework.authtoken`, installed as `contrib.authtoken`):
+ * the `Token` model on `authtoken_token`, its migration and the `drf_create_token` command.
+ * `TokenAuthentication` itself lives in `lib/authentication.ts` and loads the model lazily.
+ */
+import path from 'node:path';
+import type { AppConfig } from '../../lib/core/apps';
+import type { CommandClass, ModelClass } from '../../lib/core/apps';
+
+const authtoken: AppConfig = {
+  label: 'authtoken',
+  verboseName: 'Auth Token',
+  migrationsDir: path.join(__dirname, 'migrations'),
+  models: (): ModelClass[] => {
+    // Loaded on demand: importing the model pulls in the database layer.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Token } = require('./models') as typeof import('./models');
+    return [Token];
+  },
+  commands: (): Record<string, CommandClass> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const command = require('./commands/drf_create_token') as typeof import('./commands/drf_create_token');
+    return { drf_create_token: command.default };
+  },
+};
+
+export default authtoken;
