@@ -46,6 +46,8 @@ export function normalizeEmail(email: string | null | undefined): string {
   return `${value.slice(0, at)}@${value.slice(at + 1).toLowerCase()}`;
 }
 
+// The quoted local part legitimately allows control characters, as the original does.
+// eslint-disable-next-line no-control-regex
 const EMAIL_USER = /^([-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0d-\x7f])*"$)/i;
 const EMAIL_DOMAIN = /^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{2,63}(?<!-))$/i;
 
