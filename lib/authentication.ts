@@ -28,7 +28,7 @@ export function getAuthorizationHeader(request: Request | HttpRequest): string {
 
 // Python's bytes.split(): runs of ASCII whitespace separate the parts.
 function splitHeader(header: string): string[] {
-  return header.split(/[ \t\n\r\x0b\x0c]+/).filter(Boolean);
+  return header.split(/[ \t\n\r\v\f]+/).filter(Boolean);
 }
 
 function latin1Bytes(text: string): Buffer | null {

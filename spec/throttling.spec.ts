@@ -5,6 +5,11 @@ import { createCache, LocMemCache, type BaseCache } from '../lib/core/cache';
 import { ImproperlyConfigured, overrideSettings, PROJECT_ROOT, settings } from '../lib/core/conf';
 import { anonymousUser, HttpRequest, type AuthUser } from '../lib/core/http';
 import { Request } from '../lib/request';
+import { AllowAny } from '../lib/permissions';
+import { JSONRenderer } from '../lib/renderers';
+import { Response } from '../lib/response';
+import { APIRequestFactory } from '../lib/test';
+import { APIView } from '../lib/views';
 import {
   AnonRateThrottle,
   BaseThrottle,
@@ -266,6 +271,101 @@ test('concurrency :: simultaneous requests in one process never exceed the limit
   await withRates({ anon: '5/min' }, async () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => make(AnonRateThrottle).allowRequest(makeRequest(), view)));
     assert.is(results.filter(Boolean).length, 5);
+  });
+});
+
+// -- Through a view -----------------------------------------------------------------------------
+
+function throttledView(...classes: Array<new () => BaseThrottle>) {
+  class Limited extends APIView {
+    override authenticationClasses = [];
+    override permissionClasses = [AllowAny];
+    override throttleClasses = classes as any;
+    override rendererClasses = [JSONRenderer] as any;
+
+    get() {
+      return new Response({ ok: true });
+    }
+  }
+  return Limited.asView();
+}
+
+const factory = new APIRequestFactory();
+
+test('view :: the refused request is 429 with Retry-After and the wait in the detail', async () => {
+  const { clock, cache } = harness();
+  class Limit extends SimpleRateThrottle {
+    override rate = '2/min';
+    override cache = cache;
+    override timer = () => clock.now;
+    override getCacheKey(request: Request) {
+      return this.formatCacheKey({ scope: 'limit', ident: this.getIdent(request) });
+    }
+  }
+  const view = throttledView(Limit);
+  clock.now = 1000;
+  assert.is((await view(await factory.get('/'), {})).status, 200);
+  clock.now = 1001;
+  assert.is((await view(await factory.get('/'), {})).status, 200);
+  clock.now = 1010.5;
+  const refused = (await view(await factory.get('/'), {})) as any;
+  assert.is(refused.status, 429);
+  assert.is(refused.getHeader('Retry-After'), '50');
+  assert.equal(JSON.parse(JSON.stringify(refused.data)), { detail: 'Request was throttled. Expected available in 50 seconds.' });
+  clock.now = 1059;
+  const last = (await view(await factory.get('/'), {})) as any;
+  assert.is(last.getHeader('Retry-After'), '1');
+  assert.equal(JSON.parse(JSON.stringify(last.data)), { detail: 'Request was throttled. Expected available in 1 second.' });
+});
+
+test('view :: with several refusing throttles the longest wait is reported', async () => {
+  const { clock, cache } = harness();
+  function limit(rate: string, scope: string) {
+    return class extends SimpleRateThrottle {
+      override rate = rate;
+      override cache = cache;
+      override timer = () => clock.now;
+      override getCacheKey() {
+        return scope;
+      }
+    };
+  }
+  class NoWait extends BaseThrottle {
+    override allowRequest() {
+      return false;
+    }
+  }
+  const view = throttledView(limit('1/min', 'a'), limit('1/hour', 'b'), NoWait);
+  const response = (await view(await factory.get('/'), {})) as any;
+  // The first request is refused by NoWait only: no known wait, no Retry-After.
+  assert.is(response.status, 429);
+  assert.is(response.getHeader('Retry-After'), undefined);
+  assert.equal(JSON.parse(JSON.stringify(response.data)), { detail: 'Request was throttled.' });
+  const second = (await view(await factory.get('/'), {})) as any;
+  assert.is(second.getHeader('Retry-After'), '3600');
+  assert.equal(JSON.parse(JSON.stringify(second.data)), { detail: 'Request was throttled. Expected available in 3600 seconds.' });
+});
+
+test('view :: ScopedRateThrottle reads the view throttleScope', async () => {
+  const { clock, cache } = harness();
+  class Scoped extends ScopedRateThrottle {
+    override cache = cache;
+    override timer = () => clock.now;
+  }
+  class Burst extends APIView {
+    override authenticationClasses = [];
+    override throttleClasses = [Scoped];
+    override rendererClasses = [JSONRenderer] as any;
+    throttleScope = 'burst';
+
+    get() {
+      return new Response({ ok: true });
+    }
+  }
+  const view = Burst.asView();
+  await withRates({ burst: '1/min' }, async () => {
+    assert.is((await view(await factory.get('/'), {})).status, 200);
+    assert.is((await view(await factory.get('/'), {})).status, 429);
   });
 });
 
