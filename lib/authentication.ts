@@ -8,6 +8,7 @@ import { checkCsrf } from '../contrib/sessions/csrf';
 import type { AuthUser, HttpRequest } from './core/http';
 import { gettext } from './core/i18n';
 import { importString } from './core/modules';
+import { constantTimeCompare } from './core/signing';
 import { AuthenticationFailed, PermissionDenied } from './exceptions';
 import type { Request } from './request';
 
@@ -223,7 +224,9 @@ export class TokenAuthentication extends BaseAuthentication {
   async authenticateCredentials(key: string): Promise<AuthResult> {
     const model = this.getModel();
     const token = await model.objects.selectRelated('user').filter({ key }).first();
-    if (!token) throw new AuthenticationFailed(gettext('Invalid token.'));
+    // Compare the stored key too: MySQL's default collation matches keys case-insensitively,
+    // and a constant-time comparison does not reveal how much of a guessed key was right.
+    if (!token || !constantTimeCompare(token.key, key)) throw new AuthenticationFailed(gettext('Invalid token.'));
     const user = token.user;
     if (!user || !user.is_active) throw new AuthenticationFailed(gettext('User inactive or deleted.'));
     return [user, token];
