@@ -1,0 +1,324 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { Http404, PermissionDenied as HostPermissionDenied } from '../lib/core/exceptions';
+import { responseForException } from '../lib/core/handler';
+import { HttpRequest, HttpResponse, type AuthUser, type RequestInit } from '../lib/core/http';
+import type { ViewFunction } from '../lib/core/urls';
+import { AuthenticationFailed, ValidationError } from '../lib/exceptions';
+import type { Request } from '../lib/request';
+import { Response } from '../lib/response';
+import { JSONRenderer, StaticHTMLRenderer } from '../lib/renderers';
+import { APIView, exceptionHandler, getViewDescription, getViewName } from '../lib/views';
+
+const test = suite('views');
+let restore: () => void;
+
+test.before(() => {
+  restore = overrideSettings.enter({
+    API_FRAMEWORK: {
+      DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'],
+      DEFAULT_AUTHENTICATION_CLASSES: [],
+    },
+  } as Partial<ProjectSettings>);
+});
+test.after(() => restore());
+
+async function call(view: ViewFunction, init: RequestInit = {}, kwargs: Record<string, unknown> = {}): Promise<HttpResponse> {
+  const request = HttpRequest.create({ url: '/', ...init });
+  try {
+    const response = await view(request, kwargs);
+    if (response instanceof Response) await response.render();
+    return response;
+  } catch (error) {
+    return responseForException(request, error);
+  }
+}
+
+const user = { pk: 1, id: 1, username: 'alice', is_active: true, is_staff: false, is_superuser: false, isAuthenticated: true, isAnonymous: false, hasPerm: () => true, hasPerms: () => true } as AuthUser;
+
+class BasicLike {
+  authenticate(request: Request) {
+    return request.header('authorization') === 'good' ? ([user, 'tok'] as [AuthUser, unknown]) : null;
+  }
+  authenticateHeader() {
+    return 'Basic realm="api"';
+  }
+}
+class SessionLike {
+  authenticate() {
+    return null;
+  }
+  authenticateHeader() {
+    return null;
+  }
+}
+class Failing {
+  authenticate(): never {
+    throw new AuthenticationFailed('Invalid token.');
+  }
+}
+class IsAuthenticated {
+  static and() {} static or() {} static not() {}
+  hasPermission(request: Request) {
+    return Boolean(request.user && request.user.isAuthenticated);
+  }
+  hasObjectPermission() {
+    return true;
+  }
+}
+
+class ExampleView extends APIView {
+  static override description = `
+    An example view.
+
+        indented code stays
+  `;
+  get() {
+    return new Response({ method: 'GET' });
+  }
+  post(request: Request) {
+    return new Response({ data: request.data }, { status: 201 });
+  }
+}
+
+test('dispatch :: GET handler, Allow lists defined methods in order', async () => {
+  const response = await call(ExampleView.asView());
+  assert.is(response.status, 200);
+  assert.is(response.text, '{"method":"GET"}');
+  assert.is(response.getHeader('Allow'), 'GET, POST, HEAD, OPTIONS');
+  assert.is(response.getHeader('Content-Type'), 'application/json');
+  assert.is(response.getHeader('Vary'), undefined);
+});
+
+test('dispatch :: Vary: Accept with several renderers', async () => {
+  class TwoRenderers extends ExampleView {
+    override rendererClasses = [JSONRenderer, StaticHTMLRenderer];
+  }
+  const response = await call(TwoRenderers.asView());
+  assert.is(response.getHeader('Vary'), 'Accept');
+});
+
+test('dispatch :: 405 body and HEAD falls back to GET', async () => {
+  const response = await call(ExampleView.asView(), { method: 'DELETE' });
+  assert.is(response.status, 405);
+  assert.is(response.text, '{"detail":"Method \\"DELETE\\" not allowed."}');
+  const head = await call(ExampleView.asView(), { method: 'HEAD' });
+  assert.is(head.status, 200);
+  const unknown = await call(ExampleView.asView(), { method: 'BREW' });
+  assert.is(unknown.status, 405);
+});
+
+test('dispatch :: POST body parsed', async () => {
+  const response = await call(ExampleView.asView(), { method: 'POST', body: '{"a": [1]}', headers: { 'content-type': 'application/json' } });
+  assert.is(response.status, 201);
+  assert.is(response.text, '{"data":{"a":[1]}}');
+});
+
+test('dispatch :: a parse error surfaces only where data is read', async () => {
+  const bad = { method: 'POST', body: '{oops', headers: { 'content-type': 'application/json' } };
+  class NoData extends APIView {
+    post() {
+      return new Response({ ok: true });
+    }
+  }
+  assert.is((await call(NoData.asView(), bad)).status, 200);
+  const response = await call(ExampleView.asView(), bad);
+  assert.is(response.status, 400);
+  assert.is(response.text, '{"detail":"JSON parse error - Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"}');
+});
+
+test('options :: default metadata body', async () => {
+  const response = await call(ExampleView.asView(), { method: 'OPTIONS' });
+  assert.is(response.status, 200);
+  assert.equal(response.json(), {
+    name: 'Example',
+    description: 'An example view.\n\n    indented code stays',
+    renders: ['application/json'],
+    parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  });
+  class NoMetadata extends ExampleView {
+    override metadataClass = null;
+  }
+  assert.is((await call(NoMetadata.asView(), { method: 'OPTIONS' })).status, 405);
+});
+
+test('asView :: initkwargs set per instance; unknown and method names refused', async () => {
+  const view = ExampleView.asView({ name: 'Custom' });
+  assert.is(view.csrfExempt, true);
+  assert.is(view.viewClass, ExampleView);
+  assert.equal(view.viewInitkwargs, { name: 'Custom' });
+  assert.is((await call(view, { method: 'OPTIONS' })).json() instanceof Object, true);
+  assert.is(((await call(view, { method: 'OPTIONS' })).json() as { name: string }).name, 'Custom');
+  assert.throws(() => ExampleView.asView({ bogus: 1 }), /ExampleView\(\) received an invalid keyword argument 'bogus'\. as_view only accepts arguments that are already attributes of the class\./);
+  assert.throws(() => ExampleView.asView({ get: 1 }), /The method name get is not accepted as a keyword argument to ExampleView\(\)\./);
+});
+
+test('permissions :: 401 with WWW-Authenticate when the first authenticator has a header', async () => {
+  class Protected extends ExampleView {
+    override authenticationClasses = [BasicLike, SessionLike];
+    override permissionClasses = [IsAuthenticated] as never;
+  }
+  const denied = await call(Protected.asView());
+  assert.is(denied.status, 401);
+  assert.is(denied.getHeader('WWW-Authenticate'), 'Basic realm="api"');
+  assert.is(denied.text, '{"detail":"Authentication credentials were not provided."}');
+  const ok = await call(Protected.asView(), { headers: { authorization: 'good' } });
+  assert.is(ok.status, 200);
+});
+
+test('permissions :: 403 rewrite when the first authenticator has no header', async () => {
+  class SessionFirst extends ExampleView {
+    override authenticationClasses = [SessionLike, BasicLike];
+    override permissionClasses = [IsAuthenticated] as never;
+  }
+  const denied = await call(SessionFirst.asView());
+  assert.is(denied.status, 403);
+  assert.is(denied.getHeader('WWW-Authenticate'), undefined);
+  assert.is(denied.text, '{"detail":"Authentication credentials were not provided."}');
+});
+
+test('permissions :: authenticated but denied is PermissionDenied with the permission message', async () => {
+  class Never {
+    message = 'Go away.';
+    hasPermission() {
+      return false;
+    }
+  }
+  class Denied extends ExampleView {
+    override authenticationClasses = [BasicLike];
+    override permissionClasses = [Never] as never;
+  }
+  const response = await call(Denied.asView(), { headers: { authorization: 'good' } });
+  assert.is(response.status, 403);
+  assert.is(response.text, '{"detail":"Go away."}');
+});
+
+test('authentication :: a failing scheme stops at once', async () => {
+  let permissionChecked = false;
+  class Spy {
+    hasPermission() {
+      permissionChecked = true;
+      return true;
+    }
+  }
+  class Failure extends ExampleView {
+    override authenticationClasses = [Failing as never, BasicLike];
+    override permissionClasses = [Spy] as never;
+  }
+  const response = await call(Failure.asView());
+  assert.is(response.status, 403);
+  assert.is(response.text, '{"detail":"Invalid token."}');
+  assert.not.ok(permissionChecked);
+});
+
+test('throttles :: all are checked, the longest wait is reported', async () => {
+  const checked: string[] = [];
+  const throttle = (label: string, allow: boolean, wait: number | null) =>
+    class {
+      allowRequest() {
+        checked.push(label);
+        return allow;
+      }
+      wait() {
+        return wait;
+      }
+    };
+  class Throttled extends ExampleView {
+    override throttleClasses = [throttle('a', false, 3), throttle('b', true, null), throttle('c', false, 10.5), throttle('d', false, null)] as never;
+  }
+  const response = await call(Throttled.asView());
+  assert.equal(checked, ['a', 'b', 'c', 'd']);
+  assert.is(response.status, 429);
+  assert.is(response.getHeader('Retry-After'), '11');
+  assert.is(response.text, '{"detail":"Request was throttled. Expected available in 11 seconds."}');
+});
+
+test('exception handler :: host exceptions and validation errors', async () => {
+  class Raising extends APIView {
+    get(_request: Request, kwargs: Record<string, unknown>) {
+      if (kwargs.kind === '404') throw new Http404();
+      if (kwargs.kind === '404msg') throw new Http404('No Snippet matches the given query.');
+      if (kwargs.kind === '403') throw new HostPermissionDenied();
+      if (kwargs.kind === 'list') throw new ValidationError(['a', 'b']);
+      throw new ValidationError({ title: ['Required.'] });
+    }
+  }
+  const view = Raising.asView();
+  assert.is((await call(view, {}, { kind: '404' })).text, '{"detail":"Not found."}');
+  assert.is((await call(view, {}, { kind: '404msg' })).text, '{"detail":"No Snippet matches the given query."}');
+  const forbidden = await call(view, {}, { kind: '403' });
+  assert.is(forbidden.status, 403);
+  assert.is(forbidden.text, '{"detail":"You do not have permission to perform this action."}');
+  assert.is((await call(view, {}, { kind: 'list' })).text, '["a","b"]');
+  const invalid = await call(view, {}, { kind: 'dict' });
+  assert.is(invalid.status, 400);
+  assert.is(invalid.text, '{"title":["Required."]}');
+  assert.is(exceptionHandler(new Error('x'), { view: new Raising(), args: [], kwargs: {}, request: null }), null);
+});
+
+test('exception handler :: custom EXCEPTION_HANDLER, and null leads to a 500', async () => {
+  class Broken extends APIView {
+    get(): Response {
+      throw new Error('boom');
+    }
+  }
+  const custom = (exc: unknown, context: { view: APIView }) => {
+    const response = exceptionHandler(exc, context as never);
+    if (response) response.data = { ...(response.data as object), status_code: response.status, view: context.view.constructor.name };
+    return response;
+  };
+  await overrideSettings({ API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: [JSONRenderer], DEFAULT_AUTHENTICATION_CLASSES: [], EXCEPTION_HANDLER: custom } }, async () => {
+    const notAllowed = await call(ExampleView.asView(), { method: 'PUT' });
+    assert.is(notAllowed.text, '{"detail":"Method \\"PUT\\" not allowed.","status_code":405,"view":"ExampleView"}');
+    const failed = await call(Broken.asView());
+    assert.is(failed.status, 500);
+  });
+  await overrideSettings({ API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: [JSONRenderer], DEFAULT_AUTHENTICATION_CLASSES: [], EXCEPTION_HANDLER: () => null } }, async () => {
+    const response = await call(ExampleView.asView(), { method: 'PUT' });
+    assert.is(response.status, 500);
+  });
+});
+
+test('finalize :: non-response return values are an error', async () => {
+  class Bad extends APIView {
+    get() {
+      return { not: 'a response' };
+    }
+  }
+  const request = HttpRequest.create({ url: '/' });
+  try {
+    await Bad.asView()(request, {});
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.match((error as Error).message, 'Expected a `Response`, `HttpResponse` or `HttpStreamingResponse` to be returned from the view, but received a `object`');
+  }
+});
+
+test('names :: getViewName strips suffixes and splits words', () => {
+  class SnippetListView extends APIView {}
+  class UserViewSet extends APIView {}
+  class APIRoot extends APIView {}
+  class View extends APIView {}
+  assert.is(getViewName(new SnippetListView()), 'Snippet List');
+  assert.is(getViewName(new UserViewSet()), 'User');
+  assert.is(getViewName(new APIRoot()), 'Api Root');
+  assert.is(getViewName(new View()), 'View');
+  const withSuffix = new UserViewSet();
+  withSuffix.suffix = 'Instance';
+  assert.is(getViewName(withSuffix), 'User Instance');
+  withSuffix.name = 'Explicit';
+  assert.is(getViewName(withSuffix), 'Explicit');
+});
+
+test('descriptions :: dedented text, instance wins, markdown when html', () => {
+  const view = new ExampleView();
+  assert.is(getViewDescription(view), 'An example view.\n\n    indented code stays');
+  assert.is(getViewDescription(view, true), '<p>An example view.</p>\n<pre><code>indented code stays\n</code></pre>\n');
+  view.description = 'Own *text*';
+  assert.is(view.getViewDescription(true), '<p>Own <em>text</em></p>\n');
+  class Bare extends APIView {}
+  assert.is(getViewDescription(new Bare()), '');
+});
+
+test.run();
