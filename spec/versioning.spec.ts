@@ -6,6 +6,7 @@ import { resolve } from '../lib/core/urls';
 import { NotAcceptable, NotFound } from '../lib/exceptions';
 import { Request } from '../lib/request';
 import { reverse } from '../lib/reverse';
+import { APIClient } from '../lib/test';
 import {
   AcceptHeaderVersioning,
   BaseVersioning,
@@ -274,6 +275,70 @@ test('reverse :: unversioned request under a versioning scheme reverses plainly'
   const request = makeRequest('/plain/');
   request.versioningScheme = new QueryVersioning();
   assert.is(reverse('plain', { request, urlconf: urls }), 'http://testserver/plain/');
+});
+
+// -- Through views and the whole stack -------------------------------------------------------------
+
+const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+let restoreUrls: () => void = () => undefined;
+test.before(() => {
+  restoreUrls = overrideSettings.enter({ ROOT_URLCONF: 'spec.fixtures.versioningUrls' });
+});
+test.after(() => restoreUrls());
+
+test('views :: URL path version, and reverse() keeps it', async () => {
+  const client = new APIClient();
+  const ok = await client.get('/v2/bookings/');
+  assert.is(ok.status, 200);
+  assert.equal(json(ok.data), { version: 'v2', self: 'http://testserver/v2/bookings/' });
+  const bad = await client.get('/v3/bookings/');
+  assert.is(bad.status, 404);
+  assert.equal(json(bad.data), { detail: 'Invalid version in URL path.' });
+});
+
+test('views :: Accept header version; invalid is 406', async () => {
+  const client = new APIClient();
+  const two = await client.get('/accept/', { headers: { Accept: 'application/json; version=2.0' } });
+  assert.equal(json(two.data), { version: '2.0', self: 'http://testserver/accept/' });
+  const none = await client.get('/accept/', { headers: { Accept: 'application/json' } });
+  assert.equal(json(none.data), { version: '1.0', self: 'http://testserver/accept/' });
+  const bad = await client.get('/accept/', { headers: { Accept: 'application/json; version=3.0' } });
+  assert.is(bad.status, 406);
+  assert.equal(json(bad.data), { detail: 'Invalid version in "Accept" header.' });
+});
+
+test('views :: query parameter version, carried by reverse()', async () => {
+  const client = new APIClient();
+  const two = await client.get('/query/?version=2');
+  assert.equal(json(two.data), { version: '2', self: 'http://testserver/query/?version=2' });
+  const dflt = await client.get('/query/');
+  assert.equal(json(dflt.data), { version: '1', self: 'http://testserver/query/?version=1' });
+  const bad = await client.get('/query/?version=7');
+  assert.is(bad.status, 404);
+  assert.equal(json(bad.data), { detail: 'Invalid version in query parameter.' });
+});
+
+test('views :: host name version', async () => {
+  const client = new APIClient();
+  const v1 = await client.get('/host/', { headers: { Host: 'v1.example.com' } });
+  assert.equal(json(v1.data), { version: 'v1', self: 'http://v1.example.com/host/' });
+  const plainHost = await client.get('/host/');
+  assert.equal(json(plainHost.data), { version: null, self: 'http://testserver/host/' });
+  const bad = await client.get('/host/', { headers: { Host: 'v3.example.com' } });
+  assert.is(bad.status, 404);
+  assert.equal(json(bad.data), { detail: 'Invalid version in hostname.' });
+});
+
+test('views :: namespace version, reverse() stays in the namespace', async () => {
+  const client = new APIClient();
+  const v2 = await client.get('/ns/v2/items/');
+  assert.equal(json(v2.data), { version: 'v2', self: 'http://testserver/ns/v2/items/' });
+  const v1 = await client.get('/ns/v1/items/?format=json');
+  assert.equal(json(v1.data), { version: 'v1', self: 'http://testserver/ns/v1/items/?format=json' });
+  const bad = await client.get('/other/x/');
+  assert.is(bad.status, 404);
+  assert.equal(json(bad.data), { detail: 'Invalid version in URL path. Does not match any version namespace.' });
 });
 
 test.run();
