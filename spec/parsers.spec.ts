@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { responseForException } from '../lib/core/handler';
+import { HttpRequest, HttpResponse, QueryDict, type RequestInit } from '../lib/core/http';
+import type { ViewFunction } from '../lib/core/urls';
+import { FileUploadParser, FormParser, JSONParser, MultiPartParser, ReceivedFile } from '../lib/parsers';
+import type { Request } from '../lib/request';
+import { Response } from '../lib/response';
+import { APIView } from '../lib/views';
+
+const test = suite('parsers');
+let restore: () => void;
+
+test.before(() => {
+  restore = overrideSettings.enter({
+    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
+  } as Partial<ProjectSettings>);
+});
+test.after(() => restore());
+
+const seen: { data?: unknown; files?: unknown; request?: Request } = {};
+
+class EchoView extends APIView {
+  override parserClasses = [JSONParser, FormParser, MultiPartParser];
+  async post(request: Request) {
+    seen.data = request.data;
+    seen.request = request;
+    const data = request.data;
+    if (data instanceof QueryDict) {
+      const files: Record<string, unknown> = {};
+      for (const [key, list] of request.files.lists()) {
+        files[key] = await Promise.all(list.map(async (file) => ({ name: file.name, size: file.size, type: file.contentType, text: (await file.read()).toString() })));
+      }
+      return new Response({ fields: Object.fromEntries(data.lists()), files });
+    }
+    return new Response({ data });
+  }
+}
+
+class UploadView extends APIView {
+  override parserClasses = [FileUploadParser];
+  async put(request: Request) {
+    const file = (request.data as { file: ReceivedFile }).file;
+    return new Response({ name: file.name, size: file.size, text: (await file.read()).toString() });
+  }
+}
+
+async function call(view: ViewFunction, init: RequestInit, kwargs: Record<string, unknown> = {}): Promise<HttpResponse> {
+  const request = HttpRequest.create({ url: '/', method: 'POST', ...init });
+  try {
+    const response = await view(request, kwargs);
+    if (response instanceof Response) await response.render();
+    return response;
+  } catch (error) {
+    return responseForException(request, error);
+  }
+}
+
+const json = (body: string) => ({ body, headers: { 'content-type': 'application/json' } });
+
+function multipart(parts: Array<{ name: string; value?: string; filename?: string; type?: string; content?: Buffer | string }>, boundary = 'XyZ'): RequestInit {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
+    if (part.filename !== undefined) head += `; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
+    chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.from(part.filename !== undefined ? part.content ?? '' : part.value ?? ''), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+test('json :: parsed; malformed is a 400 with the parser detail', async () => {
+  const ok = await call(EchoView.asView(), json('{"a": [1, "é"], "b": null}'));
+  assert.is(ok.text, '{"data":{"a":[1,"é"],"b":null}}');
+  const bad = await call(EchoView.asView(), json('[1, 2'));
+  assert.is(bad.status, 400);
+  assert.is(bad.text, '{"detail":"JSON parse error - Expecting \',\' delimiter: line 1 column 6 (char 5)"}');
+});
+
+test('json :: STRICT_JSON rejects NaN; permissive mode accepts it', async () => {
+  const strict = await call(EchoView.asView(), json('{"a": NaN}'));
+  assert.is(strict.status, 400);
+  assert.is(strict.text, '{"detail":"JSON parse error - Out of range float values are not JSON compliant: \'NaN\'"}');
+  await overrideSettings({ API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [], STRICT_JSON: false } }, async () => {
+    const loose = await call(EchoView.asView(), json('{"a": Infinity}'));
+    assert.is(loose.status, 200);
+    assert.is(loose.text, '{"data":{"a":Infinity}}');
+  });
+});
+
+test('content type :: unknown is 415 naming it; missing with a body is 415 too', async () => {
+  const response = await call(EchoView.asView(), { body: 'hello', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  assert.is(response.status, 415);
+  assert.is(response.text, '{"detail":"Unsupported media type \\"text/plain; charset=utf-8\\" in request."}');
+  const none = await call(EchoView.asView(), { body: 'hello' });
+  assert.is(none.status, 415);
+  assert.is(none.text, '{"detail":"Unsupported media type \\"\\" in request."}');
+});
+
+test('empty body :: {} or an empty QueryDict for forms', async () => {
+  await call(EchoView.asView(), { headers: { 'content-type': 'application/json' } });
+  assert.equal(seen.data, {});
+  await call(EchoView.asView(), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.instance(seen.data, QueryDict);
+  assert.is((seen.data as QueryDict).size, 0);
+});
+
+test('form :: url-encoded fields become a QueryDict (repeated keys kept) and fill POST', async () => {
+  const response = await call(EchoView.asView(), { body: 'a=1&a=2&b=x+y', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(response.json(), { fields: { a: ['1', '2'], b: ['x y'] }, files: {} });
+  assert.is(seen.request?.POST.get('b'), 'x y');
+  assert.is(seen.request?.httpRequest.POST.get('a'), '2');
+});
+
+test('multipart :: several fields and files', async () => {
+  const response = await call(EchoView.asView(), multipart([
+    { name: 'title', value: 'Hello' },
+    { name: 'tag', value: 'a' },
+    { name: 'tag', value: 'b' },
+    { name: 'doc', filename: 'notes.txt', type: 'text/plain', content: 'first file' },
+    { name: 'doc', filename: 'more.txt', type: 'text/plain', content: 'second' },
+    { name: 'empty', filename: '', content: '' },
+  ]));
+  assert.is(response.status, 200);
+  assert.equal(response.json(), {
+    fields: { title: ['Hello'], tag: ['a', 'b'], doc: ['notes.txt', 'more.txt'] },
+    files: { doc: [{ name: 'notes.txt', size: 10, type: 'text/plain', text: 'first file' }, { name: 'more.txt', size: 6, type: 'text/plain', text: 'second' }] },
+  });
+  const data = seen.data as QueryDict;
+  assert.instance(data.get('doc'), ReceivedFile);
+  assert.is(data.get('title'), 'Hello');
+});
+
+test('multipart :: large files go to a temporary file', async () => {
+  await overrideSettings({ FILE_UPLOAD_MAX_MEMORY_SIZE: 10 }, async () => {
+    const response = await call(EchoView.asView(), multipart([{ name: 'doc', filename: 'big.bin', content: 'x'.repeat(100) }]));
+    assert.is(response.status, 200);
+    const file = (seen.request as Request).files.get('doc') as ReceivedFile;
+    assert.ok(file.path && existsSync(file.path));
+    assert.is(file.size, 100);
+    assert.is((await file.read()).toString(), 'x'.repeat(100));
+    await file.close();
+    assert.not.ok(existsSync(file.path as string));
+  });
+});
+
+test('multipart :: bad boundary is a parse error; oversized body is 413; too many fields 400', async () => {
+  const bad = await call(EchoView.asView(), { body: 'xx', headers: { 'content-type': 'multipart/form-data' } });
+  assert.is(bad.status, 400);
+  assert.is(bad.text, '{"detail":"Multipart form parse error - Invalid boundary in multipart: None"}');
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 50 }, async () => {
+    // Non-file fields count against the limit; files do not (they spill to disk).
+    const big = await call(EchoView.asView(), multipart([{ name: 'text', value: 'x'.repeat(500) }]));
+    assert.is(big.status, 413);
+    const file = await call(EchoView.asView(), multipart([{ name: 'doc', filename: 'big.bin', content: 'x'.repeat(500) }]));
+    assert.is(file.status, 200);
+  });
+  await overrideSettings({ DATA_UPLOAD_MAX_NUMBER_FIELDS: 2 }, async () => {
+    const many = await call(EchoView.asView(), multipart([{ name: 'a', value: '1' }, { name: 'b', value: '2' }, { name: 'c', value: '3' }]));
+    assert.is(many.status, 400);
+  });
+});
+
+test('file upload :: filename from the URL kwarg, filename= and filename*=', async () => {
+  const put = (headers: Record<string, string>, kwargs: Record<string, unknown> = {}) =>
+    call(UploadView.asView(), { method: 'PUT', body: 'file body', headers: { 'content-type': 'text/plain', ...headers } }, kwargs);
+  assert.equal((await put({}, { filename: 'from-url.txt' })).json(), { name: 'from-url.txt', size: 9, text: 'file body' });
+  assert.equal((await put({ 'content-disposition': 'attachment; filename="plain.txt"' })).json(), { name: 'plain.txt', size: 9, text: 'file body' });
+  assert.equal(
+    (await put({ 'content-disposition': "attachment; filename=fallback.txt; filename*=utf-8''%e2%82%ac%20rates.txt" })).json(),
+    { name: '€ rates.txt', size: 9, text: 'file body' },
+  );
+  const missing = await put({});
+  assert.is(missing.status, 400);
+  assert.is(missing.text, '{"detail":"Missing filename. Request should include a Content-Disposition header with a filename parameter."}');
+});
+
+test.run();
