@@ -18,6 +18,12 @@ import {
   SAFE_METHODS,
 } from '../lib/permissions';
 import { Request } from '../lib/request';
+import { Group, Permission, User } from '../contrib/auth/models';
+import { useTestDatabase } from '../lib/core/db/testing';
+import { JSONRenderer } from '../lib/renderers';
+import { Response } from '../lib/response';
+import { APIRequestFactory, forceAuthenticate } from '../lib/test';
+import { APIView } from '../lib/views';
 
 const test = suite('permissions');
 
@@ -312,6 +318,64 @@ test('DjangoObjectPermissions :: unknown method is 405', async () => {
   } catch (error) {
     assert.instance(error, MethodNotAllowed);
   }
+});
+
+// -- Model permissions with the auth app's users and groups ---------------------------------------
+
+useTestDatabase(test);
+
+function groupsView(permission: new () => BasePermission) {
+  class GroupList extends APIView {
+    override authenticationClasses = [];
+    override permissionClasses = [permission] as any;
+    override rendererClasses = [JSONRenderer] as any;
+    queryset = Group.objects.all();
+
+    get() {
+      return new Response({ ok: true });
+    }
+    post() {
+      return new Response({ ok: true }, { status: 201 });
+    }
+    delete() {
+      return new Response(null, { status: 204 });
+    }
+  }
+  return GroupList.asView();
+}
+
+async function statusOf(view: ReturnType<typeof groupsView>, method: 'get' | 'post' | 'delete', user: AuthUser | null): Promise<number> {
+  const request = await factory[method]('/groups/');
+  if (user) forceAuthenticate(request, user);
+  return (await view(request, {})).status;
+}
+
+const factory = new APIRequestFactory();
+
+test('DjangoModelPermissions :: permissions granted through a group', async () => {
+  const editors = await Group.objects.create({ name: 'editors' });
+  await editors.$add('permissions', [await Permission.objects.get({ codename: 'add_group' })]);
+  const member = await User.objects.createUser('member', '', 'pw');
+  await member.$add('groups', editors);
+  const outsider = await User.objects.createUser('outsider', '', 'pw');
+  const view = groupsView(DjangoModelPermissions);
+  const fresh = (await User.objects.get({ id: member.id })) as unknown as AuthUser;
+  assert.is(await statusOf(view, 'get', fresh), 200);
+  assert.is(await statusOf(view, 'post', fresh), 201);
+  assert.is(await statusOf(view, 'delete', fresh), 403);
+  assert.is(await statusOf(view, 'post', outsider as unknown as AuthUser), 403);
+  // Anonymous users are refused even for reads, unless anonymous reads are allowed.
+  assert.is(await statusOf(view, 'get', null), 403);
+  assert.is(await statusOf(groupsView(DjangoModelPermissionsOrAnonReadOnly), 'get', null), 200);
+  assert.is(await statusOf(groupsView(DjangoModelPermissionsOrAnonReadOnly), 'post', null), 403);
+});
+
+test('DjangoModelPermissions :: superusers have every permission; IsAdminUser needs is_staff', async () => {
+  const root = (await User.objects.createSuperuser('root', '', 'pw')) as unknown as AuthUser;
+  assert.is(await statusOf(groupsView(DjangoModelPermissions), 'delete', root), 204);
+  assert.is(await statusOf(groupsView(IsAdminUser), 'delete', root), 204);
+  const plainUser = (await User.objects.get({ username: 'outsider' })) as unknown as AuthUser;
+  assert.is(await statusOf(groupsView(IsAdminUser), 'get', plainUser), 403);
 });
 
 test.run();
