@@ -1,0 +1,100 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Http404 } from '../lib/core/exceptions';
+import { HttpRequest } from '../lib/core/http';
+import { NotAcceptable } from '../lib/exceptions';
+import { DefaultContentNegotiation } from '../lib/negotiation';
+import { FormParser, JSONParser, MultiPartParser } from '../lib/parsers';
+import { Request } from '../lib/request';
+import { BaseRenderer, JSONRenderer, StaticHTMLRenderer } from '../lib/renderers';
+import { orderByPrecedence } from '../lib/utils/mediatypes';
+
+const test = suite('negotiation');
+const negotiator = new DefaultContentNegotiation();
+
+class PlainRenderer extends BaseRenderer {
+  readonly mediaType = 'text/plain';
+  readonly format = 'txt';
+  render(data: unknown) {
+    return String(data);
+  }
+}
+class AnyRenderer extends BaseRenderer {
+  readonly mediaType = '*/*';
+  readonly format = 'any';
+  render(data: unknown) {
+    return String(data);
+  }
+}
+
+const renderers = () => [new JSONRenderer(), new StaticHTMLRenderer(), new PlainRenderer()];
+
+function select(accept: string | null, url = '/', suffix: string | null = null, list = renderers()): [string, string] {
+  const headers: Record<string, string> = accept === null ? {} : { accept };
+  const request = new Request(HttpRequest.create({ url, headers }));
+  const [renderer, mediaType] = negotiator.selectRenderer(request, list, suffix);
+  return [renderer.format, mediaType];
+}
+
+test('accept :: no header picks the first renderer with its own media type', () => {
+  assert.equal(select(null), ['json', 'application/json']);
+  assert.equal(select('*/*'), ['json', 'application/json']);
+});
+
+test('accept :: specificity wins over order and q-values (as in the original)', () => {
+  assert.equal(select('text/html'), ['html', 'text/html']);
+  assert.equal(select('text/*, application/json'), ['json', 'application/json']);
+  assert.equal(select('text/html;q=0.1, application/json;q=0.9'), ['json', 'application/json;q=0.9']);
+  assert.equal(select('*/*, text/plain'), ['txt', 'text/plain']);
+  assert.equal(select('text/*'), ['html', 'text/html']);
+  assert.equal(select('*/*;q=0.8'), ['json', 'application/json;q=0.8']);
+});
+
+test('accept :: parameters pass through as the accepted media type', () => {
+  assert.equal(select('application/json; indent=4'), ['json', 'application/json; indent=4']);
+});
+
+test('accept :: nothing acceptable is 406', () => {
+  try {
+    select('image/png');
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, NotAcceptable);
+    assert.is(String((error as NotAcceptable).detail), 'Could not satisfy the request Accept header.');
+    assert.is((error as NotAcceptable).availableRenderers?.length, 3);
+  }
+});
+
+test('format :: ?format= and the URL suffix filter renderers; unknown is 404', () => {
+  assert.equal(select('text/html,*/*;q=0.8', '/?format=json'), ['json', 'application/json;q=0.8']);
+  assert.equal(select(null, '/', 'txt'), ['txt', 'text/plain']);
+  assert.equal(select(null, '/?format=json', 'html'), ['html', 'text/html']);
+  assert.throws(() => select(null, '/?format=yaml'), (error: unknown) => error instanceof Http404);
+  assert.throws(() => select('image/png', '/?format=json'), (error: unknown) => error instanceof NotAcceptable);
+});
+
+test('renderer */* :: matches any accepted type', () => {
+  assert.equal(select('image/png', '/', null, [new AnyRenderer()]), ['any', 'image/png']);
+  assert.equal(select('*/*', '/', null, [new AnyRenderer()]), ['any', '*/*']);
+});
+
+test('parser :: matched against Content-Type, parameters ignored', () => {
+  const parsers = [new JSONParser(), new FormParser(), new MultiPartParser()];
+  const parserFor = (contentType: string) =>
+    negotiator.selectParser(new Request(HttpRequest.create({ headers: { 'content-type': contentType } })), parsers)?.mediaType ?? null;
+  assert.is(parserFor('application/json; charset=utf-8'), 'application/json');
+  assert.is(parserFor('multipart/form-data; boundary=x'), 'multipart/form-data');
+  assert.is(parserFor('APPLICATION/X-WWW-FORM-URLENCODED'), 'application/x-www-form-urlencoded');
+  assert.is(parserFor('text/plain'), null);
+});
+
+test('mediatypes :: orderByPrecedence groups most specific first', () => {
+  assert.equal(orderByPrecedence(['*/*', 'text/*', 'application/json', 'application/json; indent=2', 'text/html;q=0.5']), [
+    ['application/json; indent=2'],
+    ['application/json', 'text/html;q=0.5'],
+    ['text/*'],
+    ['*/*'],
+  ]);
+});
+
+test.run();
