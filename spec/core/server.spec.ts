@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, request } from 'undici';
 import { overrideSettings, PROJECT_ROOT } from '../../lib/core/conf';
 import { runServer, type RunningServer } from '../../lib/core/server';
+import { handleRequest } from '../../lib/core/handler';
+import { HttpRequest } from '../../lib/core/http';
 
 const server = suite<{ running: RunningServer; restore: () => void; client: Client }>('server');
 
@@ -348,3 +350,85 @@ processes('serve --workers 2 :: workers answer on the shared port and stop on SI
 });
 
 processes.run();
+
+// -------------------------------------------------------------------------------------------
+// The handler in process: middleware hooks, error views, rendering
+// -------------------------------------------------------------------------------------------
+
+const handler = suite<{ restore: () => void }>('handler');
+
+handler.before((ctx) => {
+  ctx.restore = overrideSettings.enter({
+    MIDDLEWARE: ['spec.core.fixtures.middleware.Outer', 'spec.core.fixtures.middleware.Inner'],
+    ROOT_URLCONF: 'spec.core.fixtures.handlerUrls',
+    ALLOWED_HOSTS: ['testserver'],
+    DEBUG: false,
+  });
+});
+
+handler.after((ctx) => ctx.restore());
+
+const get = (url: string) => handleRequest(HttpRequest.create({ url, headers: { host: 'testserver' } }));
+
+handler('middleware :: onion order and processView', async () => {
+  const response = await get('/ok/');
+  assert.is(response.status, 200);
+  assert.is(response.text, 'ok 3');
+  assert.is(response.getHeader('X-Trail'), 'outer:request,inner:request,inner:view:ok,inner:response,outer:response');
+});
+
+handler('middleware :: processView may answer instead of the view', async () => {
+  const response = await get('/blocked/');
+  assert.is(response.status, 403);
+  assert.is(response.text, '{"blocked":true}');
+});
+
+handler('middleware :: processException may rescue; otherwise the error view answers', async () => {
+  const rescued = await get('/rescue/');
+  assert.is(rescued.status, 418);
+  assert.is(rescued.text, 'rescued');
+  const { result: crashed, output } = await quietly(() => get('/crash/'));
+  assert.is(crashed.status, 500);
+  // The custom handler500 failed as well: the default answers and both errors are logged.
+  assert.is(crashed.text, '{"error": "Server Error (500)"}');
+  assert.match(output, /not rescued/);
+  assert.match(output, /Error in handler500: .*the 500 handler is broken too/);
+  // Outer middleware still saw the response.
+  assert.match(crashed.getHeader('X-Trail') ?? '', /inner:exception,inner:response,outer:response$/);
+});
+
+handler('errors :: PermissionDenied -> 403, Http404 and unknown paths -> handler404 (dotted path)', async () => {
+  const denied = await get('/denied/');
+  assert.is(denied.status, 403);
+  assert.is(denied.text, '{"detail":"You do not have permission to perform this action."}');
+  const missing = await get('/missing/');
+  assert.is(missing.status, 404);
+  assert.is(missing.text, 'custom 404 for /missing/: No such thing.');
+  const unknown = await get('/unknown/');
+  assert.is(unknown.status, 404);
+  assert.match(unknown.text, /^custom 404 for \/unknown\//);
+});
+
+handler('rendering :: responses with render() are rendered after the view', async () => {
+  const response = await get('/lazy/');
+  assert.is(response.text, 'rendered late');
+});
+
+handler('settings :: the chain is rebuilt when MIDDLEWARE changes', async () => {
+  await overrideSettings({ MIDDLEWARE: [] }, async () => {
+    const response = await get('/ok/');
+    assert.is(response.text, 'ok 0');
+    assert.not.ok(response.hasHeader('X-Trail'));
+  });
+  assert.ok((await get('/ok/')).hasHeader('X-Trail'));
+});
+
+handler('settings :: a bad MIDDLEWARE entry is a logged 500, not a crash', async () => {
+  await overrideSettings({ MIDDLEWARE: ['spec.core.fixtures.middleware.Missing'] }, async () => {
+    const { result: response, output } = await quietly(() => get('/ok/'));
+    assert.is(response.status, 500);
+    assert.match(output, /does not define a "Missing" attribute\/class/);
+  });
+});
+
+handler.run();

@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ImproperlyConfigured, PROJECT_ROOT, overrideSettings, settings } from '../../../lib/core/conf';
+import { parseDatabaseUrl, getSequelize, connection, getFieldInfo, flattenChoices, closeConnection } from '../../../lib/core/db';
+import { useTestDatabase } from '../../../lib/core/db/testing';
+import { LibAuthor, LibBook, LibTag } from './library/models';
+import { useTestApps } from './helpers';
+
+const test = suite('core/db/connection');
+useTestApps(test);
+const db = useTestDatabase(test);
+
+test('parseDatabaseUrl :: accepted forms', () => {
+  assert.equal(parseDatabaseUrl('sqlite::memory:'), { vendor: 'sqlite', storage: ':memory:' });
+  assert.equal(parseDatabaseUrl('sqlite:db.sqlite3'), { vendor: 'sqlite', storage: path.join(PROJECT_ROOT, 'db.sqlite3') });
+  assert.equal(parseDatabaseUrl('sqlite:///tmp/x/db.sqlite3'), { vendor: 'sqlite', storage: '/tmp/x/db.sqlite3' });
+  assert.equal(parseDatabaseUrl('mysql://app:p%40ss@db.internal:3307/shop'), {
+    vendor: 'mysql', host: 'db.internal', port: 3307, user: 'app', password: 'p@ss', database: 'shop',
+  });
+  assert.equal(parseDatabaseUrl('mariadb://root@127.0.0.1/test'), {
+    vendor: 'mysql', host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'test',
+  });
+});
+
+test('parseDatabaseUrl :: bad values raise ImproperlyConfigured naming DATABASE_URL and the forms', () => {
+  for (const bad of ['', 'postgres://u@h/db', 'mysql://host-only', 'sqlite:', 'nonsense', 'mysql://u:secret@/db']) {
+    try {
+      parseDatabaseUrl(bad);
+      assert.unreachable(`accepted ${bad}`);
+    } catch (error) {
+      assert.instance(error, ImproperlyConfigured, bad);
+      const message = (error as Error).message;
+      assert.match(message, 'DATABASE_URL');
+      assert.match(message, "'sqlite::memory:'");
+      assert.match(message, 'mysql://user:password@host:port/database');
+      assert.not.match(message, 'secret');
+    }
+  }
+});
+
+test('connection :: follows the DATABASE_URL setting; a bad URL fails on use', async () => {
+  assert.is(settings.DATABASE_URL, db.current?.url);
+  const original = getSequelize();
+  assert.is(connection.vendor, db.current?.vendor);
+  assert.throws(() => overrideSettings({ DATABASE_URL: 'oracle://x/y' }, () => getSequelize()), (e: Error) => e instanceof ImproperlyConfigured);
+  await overrideSettings({ DATABASE_URL: 'sqlite::memory:' }, async () => {
+    assert.is.not(getSequelize(), original);
+    await LibTag.sync();
+    assert.is(await LibTag.objects.count(), 0);
+    await closeConnection('sqlite::memory:');
+  });
+  assert.is(getSequelize(), original);
+  await LibTag.objects.create({ name: 'kept' });
+  assert.is(await LibTag.objects.count(), 1);
+});
+
+test('getFieldInfo :: Django field metadata in declaration order', () => {
+  const info = getFieldInfo(LibBook);
+  assert.equal(info.fields.map((f) => f.name), ['id', 'title', 'price', 'in_print', 'format', 'created', 'author_id', 'editor_id']);
+  assert.is(info.pk.name, 'id');
+  const id = info.getField('id');
+  assert.is(id?.fieldType, 'AutoField');
+  assert.ok(id?.autoIncrement);
+  const title = info.getField('title');
+  assert.equal([title?.fieldType, title?.maxLength, title?.allowNull, title?.blank, title?.verboseName], ['CharField', 200, false, false, 'title']);
+  const price = info.getField('price');
+  assert.equal([price?.fieldType, price?.maxDigits, price?.decimalPlaces, price?.allowNull], ['DecimalField', 6, 2, true]);
+  const inPrint = info.getField('in_print');
+  assert.equal([inPrint?.fieldType, inPrint?.hasDefault, inPrint?.default], ['BooleanField', true, true]);
+  const created = info.getField('created');
+  assert.equal([created?.fieldType, created?.editable, created?.blank, created?.autoNowAdd, created?.hasDefault], ['DateTimeField', false, true, true, true]);
+  const format = info.getField('format');
+  assert.equal(flattenChoices(format?.choices ?? []), [['hb', 'Hardback'], ['pb', 'Paperback'], ['eb', 'E-book']]);
+  const authorId = info.getField('author_id');
+  assert.equal([authorId?.fieldType, authorId?.relation], ['ForeignKey', 'author']);
+  const email = getFieldInfo(LibAuthor).getField('email');
+  assert.equal([email?.fieldType, email?.blank, email?.maxLength], ['EmailField', true, 254]);
+  const name = getFieldInfo(LibAuthor).getField('name');
+  assert.equal([name?.helpText, name?.verboseName], ['Full name', 'author name']);
+  assert.equal(getFieldInfo(LibTag).getField('name')?.unique, true);
+  assert.is(getFieldInfo(LibBook), info, 'cached per class');
+});
+
+test('getFieldInfo :: relations, forward and reverse', () => {
+  const book = getFieldInfo(LibBook);
+  const author = book.getRelation('author');
+  assert.equal([author?.kind, author?.foreignKey, author?.target, author?.relatedName, author?.many, author?.allowNull], ['belongsTo', 'author_id', LibAuthor, 'books', false, false]);
+  const editor = book.getRelation('editor');
+  assert.equal([editor?.allowNull, editor?.blank], [true, true]);
+  const tags = book.getRelation('tags');
+  assert.equal([tags?.kind, tags?.many, tags?.throughTable, tags?.foreignKey, tags?.otherKey], ['belongsToMany', true, 'library_book_tags', 'book_id', 'tag_id']);
+  const books = getFieldInfo(LibAuthor).getRelation('books');
+  assert.equal([books?.kind, books?.reverse, books?.target, books?.foreignKey, books?.many], ['hasMany', true, LibBook, 'author_id', true]);
+  const reverseTags = getFieldInfo(LibTag).getRelation('libbook');
+  assert.equal([reverseTags?.name, reverseTags?.kind, reverseTags?.reverse], ['libbook_set', 'belongsToMany', true]);
+});
+
+test('BaseModel :: pk, meta, objects', async () => {
+  const tag = LibTag.build({ name: 'x' });
+  assert.is(tag.pk, null);
+  await tag.save();
+  assert.type(tag.pk, 'number');
+  assert.is(LibTag.objects, LibTag.objects, 'the manager is cached');
+  assert.is.not(LibTag.objects.all(), LibTag.objects.all());
+  assert.is(LibBook.meta.appLabel, 'library');
+  assert.is(LibTag.objects.model, LibTag);
+});
+
+test.run();
