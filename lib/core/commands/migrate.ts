@@ -11,10 +11,11 @@ export default class MigrateCommand extends BaseCommand {
   static override help = 'Updates database schema. Manages both apps with migrations and those without.';
 
   override addArguments(parser: CommandParser): void {
-    parser.addArgument({ name: 'app_label', positional: true, help: 'App label of an application to synchronize the state.' });
+    parser.addArgument({ name: 'app_label', positional: true, required: false, help: 'App label of an application to synchronize the state.' });
     parser.addArgument({
       name: 'migration_name',
       positional: true,
+      required: false,
       help: 'Database state will be brought to the state after that migration. Use the name "zero" to unapply all migrations.',
     });
     parser.addArgument({ name: 'fake', type: 'boolean', help: 'Mark migrations as run without actually running them.' });

@@ -11,7 +11,7 @@ export default class ShowMigrationsCommand extends BaseCommand {
   static override help = 'Shows all available migrations for the current project';
 
   override addArguments(parser: CommandParser): void {
-    parser.addArgument({ name: 'app_label', positional: true, multiple: true, help: 'App labels of applications to limit the output to.' });
+    parser.addArgument({ name: 'app_label', positional: true, multiple: true, required: false, help: 'App labels of applications to limit the output to.' });
   }
 
   override async handle(options: CommandOptions): Promise<void> {
