@@ -237,6 +237,24 @@ server('500 :: DEBUG adds the exception and traceback, only when DEBUG', async (
   assert.equal(JSON.parse(await text(res.body)), { error: 'Server Error (500)' });
 });
 
+server('access log :: one line per request when ACCESS_LOG', async ({ client }) => {
+  await overrideSettings({ ACCESS_LOG: true }, async () => {
+    const { output } = await quietly(async () => {
+      const res = await client.request({ path: '/hello/?x=1', method: 'GET' });
+      await text(res.body);
+      // The line is written once the response has been handed to the socket.
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    assert.match(output, /^127\.0\.0\.1 "GET \/hello\/\?x=1 HTTP\/1\.1" 200 9 \d+\.\dms\n$/);
+  });
+  const { output } = await quietly(async () => {
+    const res = await client.request({ path: '/hello/', method: 'GET' });
+    await text(res.body);
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  assert.is(output, '');
+});
+
 server('urls :: converters and regex groups reach the view as kwargs', async ({ client }) => {
   const res = await client.request({ path: '/items/42/', method: 'GET' });
   assert.equal(JSON.parse(await text(res.body)), { kwargs: { pk: 42 } });
