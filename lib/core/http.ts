@@ -356,10 +356,7 @@ export class HttpRequest {
     this.path = decodePath(rawPath);
     this.pathInfo = this.path;
     this.headers = raw.headers;
-    if (options.body) {
-      this.bodyBuffer = options.body;
-      this.bodyPromise = Promise.resolve(options.body);
-    }
+    if (options.body) this.bodyBuffer = options.body;
   }
 
   /**
@@ -569,6 +566,14 @@ export class HttpRequest {
    */
   body(): Promise<Buffer> {
     if (this.bodyPromise) return this.bodyPromise;
+    if (this.bodyBuffer) {
+      // A body given up front (request factories) obeys the same limit.
+      const limit = limitFor();
+      this.bodyPromise =
+        limit !== null && this.bodyBuffer.length > limit ? Promise.reject(new RequestDataTooBig(BODY_TOO_BIG)) : Promise.resolve(this.bodyBuffer);
+      this.bodyPromise.catch(() => undefined);
+      return this.bodyPromise;
+    }
     if (this.streamed) return Promise.reject(new Error('You cannot access body after reading from the request\'s data stream.'));
     try {
       this.checkDeclaredLength();
@@ -636,7 +641,11 @@ export class HttpRequest {
    * length is too big.
    */
   stream(): Readable {
-    if (this.bodyBuffer) return Readable.from([this.bodyBuffer]);
+    if (this.bodyBuffer) {
+      const limit = limitFor();
+      if (limit !== null && this.bodyBuffer.length > limit) throw new RequestDataTooBig(BODY_TOO_BIG);
+      return Readable.from([this.bodyBuffer]);
+    }
     if (this.bodyPromise) {
       const pending = this.bodyPromise;
       return Readable.from((async function* replay() {

@@ -205,6 +205,13 @@ http('stream :: passes the body through and errors past the limit', async () => 
   });
   const created = HttpRequest.create({ method: 'POST', body: 'replayed' });
   assert.is(await read(created), 'replayed');
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 3 }, async () => {
+    const big = HttpRequest.create({ method: 'POST', body: 'too long' });
+    assert.throws(() => big.stream(), (e: unknown) => e instanceof RequestDataTooBig);
+    let error: unknown = null;
+    await big.body().catch((e) => (error = e));
+    assert.instance(error, RequestDataTooBig);
+  });
 });
 
 http('HttpResponse :: case-insensitive headers, default content type, cookies', () => {
