@@ -10,6 +10,8 @@
  */
 import { ValidationError } from './exceptions';
 import { gettext } from './core/i18n';
+import type { Model } from 'sequelize-typescript';
+import type { QuerySet } from './core/db';
 
 /** A plain validator function; throw `ValidationError` to reject the value. */
 export type ValidatorFunction = ((value: never, context?: never) => unknown) & { requiresContext?: boolean };
@@ -226,4 +228,190 @@ export class ProhibitSurrogateCharactersValidator implements ValidatorObject {
       }
     }
   }
+}
+
+// -- Database validators (the API framework's) ------------------------------------------------
+
+/** A queryset the unique validators can filter. */
+export type ValidatorQuerySet = QuerySet<Model>;
+
+/** What the unique validators read from the field or serializer they validate. */
+interface BoundFieldLike {
+  sourceAttrs: string[];
+  source: string | null;
+  parent: unknown;
+}
+
+interface SerializerLike {
+  instance: unknown;
+  fields: { get(name: string): BoundFieldLike | undefined };
+}
+
+function instancePk(instance: unknown): unknown {
+  return instance !== null && typeof instance === 'object' ? (instance as { pk?: unknown }).pk : undefined;
+}
+
+/** `queryset.filter(lookups)`, or an empty queryset when the values cannot be compared. */
+function safeFilter(queryset: ValidatorQuerySet, lookups: Record<string, unknown>): ValidatorQuerySet {
+  for (const value of Object.values(lookups)) {
+    if (value !== null && typeof value === 'object' && !(value instanceof Date) && !('pk' in value)) return queryset.none();
+  }
+  const normalised: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(lookups)) {
+    normalised[key] = value !== null && typeof value === 'object' && !(value instanceof Date) ? (value as { pk: unknown }).pk : value;
+  }
+  return queryset.filter(normalised);
+}
+
+/**
+ * The value must not already exist in `queryset` (the instance being updated excluded).
+ * `ModelSerializer` adds one for every `unique` column, with the model's message.
+ */
+export class UniqueValidator implements ValidatorObject {
+  readonly requiresContext = true;
+  readonly message: string;
+
+  constructor(readonly options: { queryset: ValidatorQuerySet; message?: string | null; lookup?: string }) {
+    this.message = options.message ?? 'This field must be unique.';
+  }
+
+  /** Throw `ValidationError` (code `unique`) when another row has this value. */
+  async validate(value: unknown, field?: unknown): Promise<void> {
+    const bound = field as BoundFieldLike;
+    const fieldName = bound.sourceAttrs[bound.sourceAttrs.length - 1];
+    const instance = (bound.parent as { instance?: unknown } | null)?.instance ?? null;
+    const lookup = this.options.lookup ?? 'exact';
+    let queryset = safeFilter(this.options.queryset.all(), { [lookup === 'exact' ? fieldName : `${fieldName}__${lookup}`]: value });
+    const pk = instancePk(instance);
+    if (instance !== null && pk !== undefined && pk !== null) queryset = queryset.exclude({ pk });
+    if (await queryset.exists()) throw new ValidationError(gettext(this.message), 'unique');
+  }
+}
+
+/**
+ * The combination of `fields` must not already exist in `queryset`. Also makes those fields
+ * required when creating. `ModelSerializer` adds one per `meta.uniqueTogether` entry.
+ */
+export class UniqueTogetherValidator implements ValidatorObject {
+  readonly requiresContext = true;
+  readonly message: string;
+  readonly missingMessage = 'This field is required.';
+
+  constructor(readonly options: { queryset: ValidatorQuerySet; fields: readonly string[]; message?: string | null }) {
+    this.message = options.message ?? 'The fields {field_names} must make a unique set.';
+  }
+
+  /** The model field names the serializer fields write to. */
+  private sources(serializer: SerializerLike): string[] {
+    return this.options.fields.map((name) => serializer.fields.get(name)?.source ?? name);
+  }
+
+  /** On create, every field of the set must be present. */
+  enforceRequiredFields(attrs: Record<string, unknown>, serializer: SerializerLike): void {
+    if (serializer.instance !== null && serializer.instance !== undefined) return;
+    const missing: Record<string, string> = {};
+    for (const name of this.options.fields) {
+      const source = serializer.fields.get(name)?.source ?? name;
+      if (!(source in attrs)) missing[name] = gettext(this.missingMessage);
+    }
+    if (Object.keys(missing).length) throw new ValidationError(missing, 'required');
+  }
+
+  /** Throw `ValidationError` when another row has the same combination. */
+  async validate(value: unknown, context?: unknown): Promise<void> {
+    const attrs = { ...(value as Record<string, unknown>) };
+    const serializer = context as SerializerLike;
+    this.enforceRequiredFields(attrs, serializer);
+    const sources = this.sources(serializer);
+    const instance = serializer.instance as Record<string, unknown> | null | undefined;
+    if (instance) {
+      for (const source of sources) if (!(source in attrs)) attrs[source] = (instance as Record<string, unknown>)[source];
+    }
+    const checked = sources.map((source) => attrs[source]);
+    if (checked.some((v) => v === null || v === undefined)) return;
+    const lookups: Record<string, unknown> = {};
+    sources.forEach((source, i) => { lookups[source] = checked[i]; });
+    let queryset = safeFilter(this.options.queryset.all(), lookups);
+    const pk = instancePk(instance);
+    if (instance && pk !== undefined && pk !== null) queryset = queryset.exclude({ pk });
+    if (await queryset.exists()) {
+      throw new ValidationError(formatMessage(gettext(this.message), { field_names: this.options.fields.join(', ') }), 'unique');
+    }
+  }
+}
+
+type DatePeriod = 'date' | 'month' | 'year';
+
+function periodRange(value: unknown, period: DatePeriod): [unknown, unknown] | null {
+  let year: number, month: number, day: number;
+  const asDate = value instanceof Date;
+  if (value instanceof Date) {
+    year = value.getUTCFullYear(); month = value.getUTCMonth() + 1; day = value.getUTCDate();
+  } else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) {
+    [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  } else {
+    return null;
+  }
+  const start = period === 'date' ? [year, month, day] : period === 'month' ? [year, month, 1] : [year, 1, 1];
+  const endDate = new Date(Date.UTC(start[0], start[1] - 1, start[2]));
+  if (period === 'date') endDate.setUTCDate(endDate.getUTCDate() + 1);
+  else if (period === 'month') endDate.setUTCMonth(endDate.getUTCMonth() + 1);
+  else endDate.setUTCFullYear(endDate.getUTCFullYear() + 1);
+  const startDate = new Date(Date.UTC(start[0], start[1] - 1, start[2]));
+  if (asDate) return [startDate, endDate];
+  return [startDate.toISOString().slice(0, 10), endDate.toISOString().slice(0, 10)];
+}
+
+/** Base of the unique-for-date/month/year validators. */
+abstract class BaseUniqueForValidator implements ValidatorObject {
+  readonly requiresContext = true;
+  readonly missingMessage = 'This field is required.';
+  protected abstract readonly period: DatePeriod;
+  abstract readonly message: string;
+
+  constructor(readonly options: { queryset: ValidatorQuerySet; field: string; dateField: string; message?: string | null }) {}
+
+  /** Both the field and the date field must be present. */
+  enforceRequiredFields(attrs: Record<string, unknown>): void {
+    const missing: Record<string, string> = {};
+    for (const name of [this.options.field, this.options.dateField]) if (!(name in attrs)) missing[name] = gettext(this.missingMessage);
+    if (Object.keys(missing).length) throw new ValidationError(missing, 'required');
+  }
+
+  /** Throw `ValidationError` when another row has the value in the same period. */
+  async validate(value: unknown, context?: unknown): Promise<void> {
+    const attrs = value as Record<string, unknown>;
+    const serializer = context as SerializerLike;
+    this.enforceRequiredFields(attrs);
+    const fieldSource = serializer.fields.get(this.options.field)?.sourceAttrs.at(-1) ?? this.options.field;
+    const dateSource = serializer.fields.get(this.options.dateField)?.sourceAttrs.at(-1) ?? this.options.dateField;
+    const range = periodRange(attrs[this.options.dateField], this.period);
+    if (!range) return;
+    let queryset = safeFilter(this.options.queryset.all(), { [fieldSource]: attrs[this.options.field] })
+      .filter({ [`${dateSource}__gte`]: range[0], [`${dateSource}__lt`]: range[1] });
+    const pk = instancePk(serializer.instance);
+    if (serializer.instance && pk !== undefined && pk !== null) queryset = queryset.exclude({ pk });
+    if (await queryset.exists()) {
+      const message = formatMessage(gettext(this.options.message ?? this.message), { date_field: this.options.dateField });
+      throw new ValidationError({ [this.options.field]: message }, 'unique');
+    }
+  }
+}
+
+/** The field must be unique among rows with the same `dateField` day. */
+export class UniqueForDateValidator extends BaseUniqueForValidator {
+  protected readonly period = 'date';
+  readonly message = 'This field must be unique for the "{date_field}" date.';
+}
+
+/** The field must be unique among rows with the same `dateField` month. */
+export class UniqueForMonthValidator extends BaseUniqueForValidator {
+  protected readonly period = 'month';
+  readonly message = 'This field must be unique for the "{date_field}" month.';
+}
+
+/** The field must be unique among rows with the same `dateField` year. */
+export class UniqueForYearValidator extends BaseUniqueForValidator {
+  protected readonly period = 'year';
+  readonly message = 'This field must be unique for the "{date_field}" year.';
 }
