@@ -523,11 +523,14 @@ export function startLiveServer(): Promise<RunningServer> {
   return runServer({ host: '127.0.0.1', port: 0, accessLog: false });
 }
 
+/** A test body as uvu calls it. */
+export type TestCallback<C> = (context: C) => void | Promise<void>;
+
 /** The uvu-like suite `transactionalSuite()` wraps. */
-export interface TestSuite<C> {
-  (name: string, fn: (context: C) => unknown): void;
-  only(name: string, fn: (context: C) => unknown): void;
-  skip(name: string, fn?: (context: C) => unknown): void;
+export interface TestSuite<C = unknown> {
+  (name: string, fn: TestCallback<C>): void;
+  only(name: string, fn: TestCallback<C>): void;
+  skip(name?: string, fn?: TestCallback<C>): void;
 }
 
 /**
@@ -541,20 +544,19 @@ export interface TestSuite<C> {
  * test('create :: stores the note', async () => { ... });
  * test.run();
  */
-export function transactionalSuite<C, S extends TestSuite<C>>(testSuite: S): S {
+export function transactionalSuite<S extends TestSuite>(testSuite: S): S {
   const wrap =
-    (fn: (context: C) => unknown) =>
-    async (context: C): Promise<void> => {
+    (fn: TestCallback<unknown>): TestCallback<unknown> =>
+    async (context: unknown): Promise<void> => {
       await withRollback(async () => {
         await fn(context);
       });
     };
-  const wrapped = ((name: string, fn: (context: C) => unknown) => testSuite(name, wrap(fn))) as S;
-  Object.setPrototypeOf(wrapped, testSuite);
+  const wrapped = ((name: string, fn: TestCallback<unknown>) => testSuite(name, wrap(fn))) as unknown as S;
   for (const key of Object.keys(testSuite)) {
     (wrapped as unknown as Record<string, unknown>)[key] = (testSuite as unknown as Record<string, unknown>)[key];
   }
-  wrapped.only = (name: string, fn: (context: C) => unknown) => testSuite.only(name, wrap(fn));
-  wrapped.skip = (name: string, fn?: (context: C) => unknown) => testSuite.skip(name, fn && wrap(fn));
+  wrapped.only = (name: string, fn: TestCallback<unknown>) => testSuite.only(name, wrap(fn));
+  wrapped.skip = (name?: string, fn?: TestCallback<unknown>) => testSuite.skip(name, fn && wrap(fn));
   return wrapped;
 }
