@@ -51,7 +51,7 @@ export function apiView(httpMethodNames: string[] = ['GET'], options: ApiViewOpt
       'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema'] as const;
 
     class WrappedAPIView extends APIView {
-      static description = options.description ?? '';
+      static override description = options.description ?? '';
 
       constructor() {
         super();

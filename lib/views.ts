@@ -135,6 +135,9 @@ function patchVaryHeaders(response: HttpResponse, newHeaders: string[]): void {
  * export const urlpatterns = [path('snippets/', SnippetList.asView())];
  */
 export class APIView implements NamedView {
+  /** The description of the view class (OPTIONS, browsable API); TypeScript has no docstrings. */
+  static description?: string;
+
   // The following policies may be set at either globally, or per-view.
   rendererClasses?: RendererClass[];
   parserClasses?: ParserClass[];

@@ -61,8 +61,7 @@ test('errordetail :: behaves like a string, compares codes', () => {
   const detail = new ErrorDetail('Bad.', 'invalid');
   assert.is(JSON.stringify({ d: detail }), '{"d":"Bad."}');
   assert.is(`${detail}`, 'Bad.');
-  // eslint-disable-next-line eqeqeq
-  assert.ok(detail == 'Bad.');
+  assert.ok((detail as unknown as string) == 'Bad.');
   assert.ok(detail.equals('Bad.'));
   assert.ok(detail.equals(new ErrorDetail('Bad.', 'invalid')));
   assert.not.ok(detail.equals(new ErrorDetail('Bad.', 'other')));

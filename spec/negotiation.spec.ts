@@ -29,7 +29,7 @@ class AnyRenderer extends BaseRenderer {
 
 const renderers = () => [new JSONRenderer(), new StaticHTMLRenderer(), new PlainRenderer()];
 
-function select(accept: string | null, url = '/', suffix: string | null = null, list = renderers()): [string, string] {
+function select(accept: string | null, url = '/', suffix: string | null = null, list: BaseRenderer[] = renderers()): [string, string] {
   const headers: Record<string, string> = accept === null ? {} : { accept };
   const request = new Request(HttpRequest.create({ url, headers }));
   const [renderer, mediaType] = negotiator.selectRenderer(request, list, suffix);

@@ -1,0 +1,134 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { overrideSettings } from '../lib/core/conf';
+import { HttpRequest, type AuthUser } from '../lib/core/http';
+import { AuthenticationFailed } from '../lib/exceptions';
+import { DefaultContentNegotiation } from '../lib/negotiation';
+import { JSONParser } from '../lib/parsers';
+import { forceAuthenticate, Request, WrappedAttributeError } from '../lib/request';
+
+const test = suite('request');
+
+const alice = { pk: 1, id: 1, username: 'alice', isAuthenticated: true, isAnonymous: false } as AuthUser;
+const bob = { pk: 2, id: 2, username: 'bob', isAuthenticated: true, isAnonymous: false } as AuthUser;
+
+const make = (init: Parameters<typeof HttpRequest.create>[0] = {}, authenticators: Request['authenticators'] = []) =>
+  new Request(HttpRequest.create({ url: '/?a=1&a=2', ...init }), {
+    parsers: [new JSONParser()],
+    negotiator: new DefaultContentNegotiation(),
+    authenticators,
+  });
+
+test('proxy :: method, queryParams, contentType, headers', () => {
+  const request = make({ method: 'post', headers: { 'content-type': 'application/json; charset=utf-8', 'x-thing': 'y' } });
+  assert.is(request.method, 'POST');
+  assert.equal(request.queryParams.getList('a'), ['1', '2']);
+  assert.is(request.contentType, 'application/json; charset=utf-8');
+  assert.is(request.header('X-Thing'), 'y');
+  assert.is(request.META.HTTP_X_THING, 'y');
+  assert.throws(() => new Request({} as HttpRequest), /must be an instance of `HttpRequest`/);
+});
+
+test('data :: explicit parse step, actionable error before it', async () => {
+  const request = make({ method: 'POST', body: '{"x": 1}', headers: { 'content-type': 'application/json' } });
+  assert.throws(() => request.data, /await request\.parseBody\(\)/);
+  await request.parseBody();
+  assert.equal(request.data, { x: 1 });
+  assert.is(request.POST.size, 0);
+  assert.is(request.files.size, 0);
+});
+
+test('data :: a parse error is thrown by parseBody and by the first read', async () => {
+  const request = make({ method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
+  try {
+    await request.parseBody();
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.match((error as Error).message, 'JSON parse error');
+  }
+  assert.throws(() => request.data, /JSON parse error/);
+  assert.equal(request.data instanceof Object, true);
+});
+
+test('deprecated :: DATA, FILES, QUERY_PARAMS name their replacement', () => {
+  const request = make();
+  assert.throws(() => request.DATA, (error: Error) => error.message === '`request.DATA` has been deprecated in favor of `request.data` since version 3.0, and has been removed as of version 3.2.');
+  assert.throws(() => request.FILES, /`request.FILES` has been deprecated in favor of `request.data`/);
+  assert.throws(() => request.QUERY_PARAMS, /`request.QUERY_PARAMS` has been deprecated in favor of `request.query_params`/);
+});
+
+test('auth :: first successful authenticator wins; setter updates the host request', async () => {
+  const calls: string[] = [];
+  const scheme = (label: string, result: [AuthUser, unknown] | null) => ({
+    authenticate() {
+      calls.push(label);
+      return result;
+    },
+  });
+  const second = scheme('second', [alice, 'token-a']);
+  const request = make({}, [scheme('first', null), second, scheme('third', [bob, null])]);
+  assert.throws(() => request.user, /await request\.authenticate\(\)/);
+  await request.authenticate();
+  assert.equal(calls, ['first', 'second']);
+  assert.is(request.user, alice);
+  assert.is(request.auth, 'token-a');
+  assert.is(request.successfulAuthenticator, second);
+  assert.is(request.httpRequest.user, alice);
+  request.user = bob;
+  assert.is(request.httpRequest.user, bob);
+});
+
+test('auth :: none succeeds -> UNAUTHENTICATED_USER / TOKEN (null settings give null)', async () => {
+  const request = make({}, [{ authenticate: () => null }]);
+  await request.authenticate();
+  assert.is(request.user?.isAnonymous, true);
+  assert.is(request.auth, null);
+  assert.is(request.successfulAuthenticator, null);
+  await overrideSettings({ API_FRAMEWORK: { UNAUTHENTICATED_USER: null } }, async () => {
+    const bare = make();
+    await bare.authenticate();
+    assert.is(bare.user, null);
+  });
+});
+
+test('auth :: an APIException stops the chain, other errors are wrapped', async () => {
+  let reached = false;
+  const request = make({}, [{ authenticate: () => { throw new AuthenticationFailed(); } }, { authenticate: () => { reached = true; return null; } }]);
+  try {
+    await request.authenticate();
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, AuthenticationFailed);
+  }
+  assert.not.ok(reached);
+  assert.is(request.user?.isAnonymous, true);
+  const broken = make({}, [{ authenticate: () => (undefined as unknown as { x: { y: number } }).x.y as never }]);
+  try {
+    await broken.authenticate();
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, WrappedAttributeError);
+  }
+});
+
+test('forceAuthenticate :: replaces the authenticators', async () => {
+  const httpRequest = HttpRequest.create({ url: '/' });
+  forceAuthenticate(httpRequest, alice, 'tok');
+  const request = new Request(httpRequest, { authenticators: [{ authenticate: () => [bob, null] }] });
+  await request.authenticate();
+  assert.is(request.user, alice);
+  assert.is(request.auth, 'tok');
+});
+
+test('clone :: another method, same state', async () => {
+  const request = make({}, [{ authenticate: () => [alice, 1] }]);
+  await request.authenticate();
+  await request.parseBody();
+  const copy = request.clone('put');
+  assert.is(copy.method, 'PUT');
+  assert.is(copy.user, alice);
+  assert.equal(copy.data, {});
+  assert.is(request.method, 'GET');
+});
+
+test.run();
