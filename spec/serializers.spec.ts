@@ -1,0 +1,267 @@
+/**
+ * Plain serializers: declared fields and inheritance, validation hooks, errors, save(),
+ * many=True (ListSerializer) and nested serializers, without a database.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ValidationError } from '../lib/exceptions';
+import { overrideSettings } from '../lib/core/conf';
+import { BooleanField, CharField, HiddenField, CurrentUserDefault, IntegerField, ListField, SerializerMethodField, ReadOnlyField } from '../lib/fields';
+import { ListSerializer, Serializer } from '../lib/serializers';
+
+function plain(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
+class CommentSerializer extends Serializer {
+  static fields = {
+    email: new CharField({ maxLength: 20 }),
+    content: new CharField({ maxLength: 200 }),
+    rating: new IntegerField({ required: false, default: 3 }),
+  };
+
+  validateContent(value: string): string {
+    if (value.includes('spam')) throw new ValidationError('No spam.');
+    return value.toUpperCase();
+  }
+
+  override validate(attrs: Record<string, unknown>): Record<string, unknown> {
+    if (String(attrs.email).toUpperCase() === attrs.content) throw new ValidationError('Email and content must differ.');
+    return attrs;
+  }
+
+  override create(validatedData: unknown): unknown {
+    return { id: 1, ...(validatedData as object) };
+  }
+
+  override update(instance: unknown, validatedData: unknown): unknown {
+    return { ...(instance as object), ...(validatedData as object) };
+  }
+}
+
+const test = suite('serializers :: Serializer');
+
+test('declared fields :: order, inheritance, override and removal with null', () => {
+  class Child extends CommentSerializer {
+    static override fields = { content: null, extra: new BooleanField({ required: false }), email: new CharField() };
+  }
+  assert.equal([...new CommentSerializer().fields.keys()], ['email', 'content', 'rating']);
+  assert.equal([...new Child().fields.keys()], ['rating', 'extra', 'email']);
+  assert.is(new Child().fields.get('email')?.constructor, CharField);
+  assert.is((new CommentSerializer().fields.get('email') as CharField).maxLength, 20);
+  // Each instance binds its own copies; the class's fields stay unbound.
+  const a = new CommentSerializer();
+  const b = new CommentSerializer();
+  assert.is.not(a.fields.get('email'), b.fields.get('email'));
+  assert.is(CommentSerializer.fields.email.parent, null);
+  assert.is(a.fields.get('email')?.parent, a);
+});
+
+test('isValid :: validated data, validate<Field> hooks and defaults', async () => {
+  const s = new CommentSerializer({ data: { email: 'a@b.com', content: 'hello' } });
+  assert.is(await s.isValid(), true);
+  assert.equal(s.validatedData, { email: 'a@b.com', content: 'HELLO', rating: 3 });
+  assert.equal(plain(s.errors), {});
+});
+
+test('errors :: per field lists, hook errors, non_field_errors', async () => {
+  const s = new CommentSerializer({ data: { email: 'x'.repeat(21), content: 'spam here', rating: 'x' } });
+  assert.is(await s.isValid(), false);
+  assert.equal(plain(s.errors), {
+    email: ['Ensure this field has no more than 20 characters.'],
+    content: ['No spam.'],
+    rating: ['A valid integer is required.'],
+  });
+  const same = new CommentSerializer({ data: { email: 'same', content: 'same' } });
+  assert.is(await same.isValid(), false);
+  assert.equal(plain(same.errors), { non_field_errors: ['Email and content must differ.'] });
+  const missing = new CommentSerializer({ data: {} });
+  await missing.isValid();
+  assert.equal(plain(missing.errors), { email: ['This field is required.'], content: ['This field is required.'] });
+  assert.equal((missing.errors.email as Array<{ code: string }>)[0].code, 'required');
+});
+
+test('errors :: NON_FIELD_ERRORS_KEY setting and non-object input', async () => {
+  await overrideSettings({ API_FRAMEWORK: { NON_FIELD_ERRORS_KEY: 'errors' } }, async () => {
+    const s = new CommentSerializer({ data: ['not', 'a', 'dict'] });
+    assert.is(await s.isValid(), false);
+    assert.equal(plain(s.errors), { errors: ['Invalid data. Expected a dictionary, but got list.'] });
+  });
+  const s = new CommentSerializer({ data: 'text' });
+  await s.isValid();
+  assert.equal(plain(s.errors), { non_field_errors: ['Invalid data. Expected a dictionary, but got str.'] });
+});
+
+test('isValid :: raiseException throws a ValidationError with the errors', async () => {
+  const s = new CommentSerializer({ data: { email: 'a' } });
+  try {
+    await s.isValid({ raiseException: true });
+    assert.unreachable();
+  } catch (error) {
+    assert.instance(error, ValidationError);
+    assert.equal(plain((error as ValidationError).detail), { content: ['This field is required.'] });
+    assert.equal((error as ValidationError).getCodes(), { content: ['required'] });
+  }
+});
+
+test('partial :: missing fields are skipped, defaults not applied', async () => {
+  const s = new CommentSerializer({ instance: { email: 'a', content: 'b', rating: 1 }, data: { content: 'new' }, partial: true });
+  assert.is(await s.isValid(), true);
+  assert.equal(s.validatedData, { content: 'NEW' });
+  assert.equal(await s.save(), { email: 'a', content: 'NEW', rating: 1 });
+});
+
+test('save :: create with extra values, update, and the original assertions', async () => {
+  const s = new CommentSerializer({ data: { email: 'a', content: 'b' } });
+  assert.throws(() => s.data, /you must call `.is_valid\(\)` before attempting to access the serialized `.data`/);
+  await assert.not.throws(async () => undefined);
+  let failed = '';
+  try { await s.save(); } catch (error) { failed = String(error); }
+  assert.match(failed, /You must call `.is_valid\(\)` before calling `.save\(\)`/);
+  await s.isValid();
+  assert.equal(await s.save({ owner: 'alice' }), { id: 1, email: 'a', content: 'B', rating: 3, owner: 'alice' });
+  assert.equal(plain(s.data), { email: 'a', content: 'B', rating: 3 });
+  const bad = new CommentSerializer({ data: {} });
+  await bad.isValid();
+  failed = '';
+  try { await bad.save(); } catch (error) { failed = String(error); }
+  assert.match(failed, /You cannot call `.save\(\)` on a serializer with invalid data./);
+  const none = new CommentSerializer();
+  failed = '';
+  try { await none.isValid(); } catch (error) { failed = String(error); }
+  assert.match(failed, /Cannot call `.is_valid\(\)` as no `data=` keyword argument/);
+});
+
+test('data :: representation of an instance, initial values, invalid data echoed', async () => {
+  const s = new CommentSerializer({ email: 'e', content: 'c', rating: 5 });
+  assert.equal(plain(s.data), { email: 'e', content: 'c', rating: 5 });
+  assert.is((s.data as { serializer?: unknown }).serializer, s);
+  assert.equal(plain(new CommentSerializer().data), { email: '', content: '', rating: null });
+  const invalid = new CommentSerializer({ data: { email: 'x', content: 'spam' } });
+  await invalid.isValid();
+  assert.equal(plain(invalid.data), { email: 'x', content: 'spam' });
+});
+
+test('source, SerializerMethodField, writeOnly and HiddenField', async () => {
+  class UserSerializer extends Serializer {
+    static fields = {
+      name: new CharField({ source: 'profile.name' }),
+      greeting: new SerializerMethodField(),
+      upper: new SerializerMethodField({ methodName: 'shout' }),
+      password: new CharField({ writeOnly: true }),
+      owner: new HiddenField({ default: new CurrentUserDefault() }),
+      everything: new ReadOnlyField({ source: '*' }),
+    };
+
+    getGreeting(obj: { profile: { name: string } }): string {
+      return `hi ${obj.profile.name}`;
+    }
+
+    shout(obj: { profile: { name: string } }): string {
+      return obj.profile.name.toUpperCase();
+    }
+  }
+  const s = new UserSerializer({ profile: { name: 'ann' }, password: 'secret' });
+  assert.equal(plain(s.data), { name: 'ann', greeting: 'hi ann', upper: 'ANN', everything: { profile: { name: 'ann' }, password: 'secret' } });
+  const input = new UserSerializer({ data: { name: 'bob', password: 'pw', owner: 'mallory' }, context: { request: { user: 'alice' } } });
+  assert.is(await input.isValid(), true);
+  assert.equal(input.validatedData, { profile: { name: 'bob' }, password: 'pw', owner: 'alice' });
+});
+
+const many = suite('serializers :: ListSerializer');
+
+many('many=True builds a ListSerializer; data is a list', async () => {
+  const s = new CommentSerializer([{ email: 'a', content: 'b', rating: 1 }, { email: 'c', content: 'd', rating: 2 }], { many: true });
+  assert.instance(s, ListSerializer);
+  assert.equal(plain(s.data), [{ email: 'a', content: 'b', rating: 1 }, { email: 'c', content: 'd', rating: 2 }]);
+  const typed = CommentSerializer.many([{ email: 'x', content: 'y', rating: 0 }]);
+  assert.equal(plain(typed.data), [{ email: 'x', content: 'y', rating: 0 }]);
+});
+
+many('validation :: errors per item, bulk create', async () => {
+  const s = new CommentSerializer({ data: [{ email: 'a', content: 'b' }, { email: 'c' }], many: true });
+  assert.is(await s.isValid(), false);
+  assert.equal(plain(s.errors), [{}, { content: ['This field is required.'] }]);
+  const ok = new CommentSerializer({ data: [{ email: 'a', content: 'b' }, { email: 'c', content: 'd' }], many: true });
+  assert.is(await ok.isValid(), true);
+  assert.equal(await ok.save({ owner: 1 }), [
+    { id: 1, email: 'a', content: 'B', rating: 3, owner: 1 }, { id: 1, email: 'c', content: 'D', rating: 3, owner: 1 }]);
+});
+
+many('validation :: not a list, allowEmpty, maxLength, minLength', async () => {
+  const check = async (options: Record<string, unknown>, data: unknown, expected: unknown): Promise<void> => {
+    const s = new CommentSerializer({ data, many: true, ...options });
+    assert.is(await s.isValid(), false);
+    assert.equal(plain(s.errors), expected);
+  };
+  await check({}, { a: 1 }, { non_field_errors: ['Expected a list of items but got type "dict".'] });
+  await check({ allowEmpty: false }, [], { non_field_errors: ['This list may not be empty.'] });
+  await check({ maxLength: 1 }, [{ email: 'a', content: 'b' }, { email: 'a', content: 'b' }], { non_field_errors: ['Ensure this field has no more than 1 elements.'] });
+  await check({ minLength: 2 }, [{ email: 'a', content: 'b' }], { non_field_errors: ['Ensure this field has at least 2 elements.'] });
+  await check({}, null, { non_field_errors: ['No data provided'] });
+  const update = new CommentSerializer([], { many: true, data: [] });
+  await update.isValid();
+  let message = '';
+  try { await update.save(); } catch (error) { message = String(error); }
+  assert.match(message, /Serializers with many=True do not support multiple update by default/);
+});
+
+const nested = suite('serializers :: nested');
+
+class TrackSerializer extends Serializer {
+  static fields = { order: new IntegerField(), title: new CharField({ maxLength: 10 }) };
+}
+
+class AlbumSerializer extends Serializer {
+  static fields = {
+    name: new CharField(),
+    artist: new (class ArtistSerializer extends Serializer {
+      static fields = { name: new CharField(), label: new CharField({ required: false }) };
+    })(),
+    tracks: new TrackSerializer({ many: true }),
+    tags: new ListField({ child: new CharField(), required: false }),
+  };
+
+  override create(validatedData: unknown): unknown {
+    return validatedData;
+  }
+}
+
+nested('read :: nested objects and lists at any depth', () => {
+  const album = { name: 'A', artist: { name: 'B', label: 'L' }, tracks: [{ order: 1, title: 'x' }, { order: 2, title: 'y' }], tags: ['t'] };
+  assert.equal(plain(new AlbumSerializer(album).data), album);
+});
+
+nested('write :: validated nested data; errors nested by field and index', async () => {
+  const ok = new AlbumSerializer({ data: { name: 'A', artist: { name: 'B' }, tracks: [{ order: '1', title: 'x' }] } });
+  assert.is(await ok.isValid(), true);
+  assert.equal(await ok.save(), { name: 'A', artist: { name: 'B' }, tracks: [{ order: 1, title: 'x' }] });
+  const bad = new AlbumSerializer({ data: { name: 'A', artist: {}, tracks: [{ order: 1, title: 'x' }, { order: 'z', title: 'way too long title' }], tags: ['ok', ''] } });
+  assert.is(await bad.isValid(), false);
+  assert.equal(plain(bad.errors), {
+    artist: { name: ['This field is required.'] },
+    tracks: [{}, { order: ['A valid integer is required.'], title: ['Ensure this field has no more than 10 characters.'] }],
+    tags: { 1: ['This field may not be blank.'] },
+  });
+  const error = new ValidationError(bad.errors as never);
+  const full = plain(error.getFullDetails());
+  assert.equal(full, {
+    artist: { name: [{ message: 'This field is required.', code: 'required' }] },
+    tracks: [{}, { order: [{ message: 'A valid integer is required.', code: 'invalid' }],
+      title: [{ message: 'Ensure this field has no more than 10 characters.', code: 'max_length' }] }],
+    tags: { 1: [{ message: 'This field may not be blank.', code: 'blank' }] },
+  });
+  const wrongType = new AlbumSerializer({ data: { name: 'A', artist: 'B', tracks: {} } });
+  await wrongType.isValid();
+  assert.equal(plain(wrongType.errors), {
+    artist: { non_field_errors: ['Invalid data. Expected a dictionary, but got str.'] },
+    tracks: { non_field_errors: ['Expected a list of items but got type "dict".'] },
+  });
+  const nulls = new AlbumSerializer({ data: { name: 'A', artist: null, tracks: [] } });
+  await nulls.isValid();
+  assert.equal(plain(nulls.errors), { artist: ['This field may not be null.'] });
+});
+
+test.run();
+many.run();
+nested.run();
