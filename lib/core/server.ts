@@ -318,7 +318,8 @@ export async function runServer(options: RunServerOptions = {}): Promise<Running
 export function childExecArgv(): string[] {
   const execArgv = [...process.execArgv];
   const fromSources = __filename.endsWith('.ts');
-  const registered = execArgv.some((arg) => arg.includes('ts-node'));
+  // ts-node registers itself when the entry script is its own bin (`npx ts-node manage.ts`).
+  const registered = execArgv.some((arg) => arg.includes('ts-node')) || /ts-node/.test(process.argv[1] ?? '');
   if (fromSources && !registered) execArgv.push('-r', require.resolve('ts-node/register/transpile-only'));
   return execArgv;
 }

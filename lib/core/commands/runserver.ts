@@ -40,7 +40,8 @@ export default class RunserverCommand extends BaseCommand {
   /** Run the server in a child process and restart it whenever a source file changes. */
   private runWithReloader(): Promise<void> {
     const script = process.argv[1];
-    const extension = path.extname(script) || '.ts';
+    // Sources are .ts under ts-node, .js when compiled (the script may be ts-node's own bin).
+    const extension = path.extname(__filename);
     let child: ChildProcess | null = null;
     let restartPending = false;
     let stopping = false;
