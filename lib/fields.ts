@@ -168,6 +168,10 @@ export function getAttribute(instance: unknown, attrs: readonly string[]): unkno
         value = obj.dataValues[attr];
       } else {
         value = obj[attr];
+        if (value === undefined && hasDataValues(obj) && isUnloadedRelation(obj, attr)) {
+          throw new Error(`The relation \`${attr}\` of ${obj.constructor.name} is not loaded: use \`await serializer.getData()\` ` +
+            '(it loads the relations the fields need in bulk), or selectRelated()/prefetchRelated() on the queryset.');
+        }
         if (value === undefined && !(attr in obj)) {
           throw new AttributeMissing(`'${pythonTypeName(current)}' object has no attribute '${attr}'`);
         }
@@ -177,6 +181,11 @@ export function getAttribute(instance: unknown, attrs: readonly string[]): unkno
     }
   }
   return current;
+}
+
+function isUnloadedRelation(instance: DataValuesHolder, attr: string): boolean {
+  const associations = (instance.constructor as { associations?: Record<string, unknown> }).associations;
+  return Boolean(associations && attr in associations) && instance.dataValues[attr] === undefined;
 }
 
 function isClass(fn: unknown): boolean {

@@ -1210,7 +1210,8 @@ export class ModelSerializer extends Serializer {
   protected translateIntegrityError(error: unknown, model: ModelCtor): unknown {
     if (!(error instanceof Error) || error.name !== 'SequelizeUniqueConstraintError') return error;
     const info = getFieldInfo(model);
-    const columns = Object.keys((error as { fields?: Record<string, unknown> }).fields ?? {});
+    const rawFields = (error as { fields?: string[] | Record<string, unknown> }).fields ?? {};
+    const columns = (Array.isArray(rawFields) ? rawFields : Object.keys(rawFields)).map((c) => c.split('.').pop() as string);
     const detail: Record<string, string[]> = {};
     for (const column of columns) {
       const fieldInfo = info.fields.find((f) => f.column === column || f.name === column);
