@@ -24,6 +24,15 @@ export * as versioning from './versioning';
 export * as pagination from './pagination';
 export * as reverse from './reverse';
 export * as urlpatterns from './urlpatterns';
+export * as fields from './fields';
+export * as relations from './relations';
+export * as serializers from './serializers';
+export * as validators from './validators';
+export * as mixins from './mixins';
+export * as generics from './generics';
+export * as viewsets from './viewsets';
+export * as routers from './routers';
+export * as filters from './filters';
 
 export { apiSettings } from './settings';
 export { Request } from './request';
