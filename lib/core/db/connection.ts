@@ -4,13 +4,25 @@
  * too. Changing the `DATABASE_URL` setting switches to (or creates) the matching connection.
  */
 import path from 'node:path';
-import { Sequelize as BaseSequelize, type Options, type Dialect } from 'sequelize';
+import { Sequelize as BaseSequelize, DataTypes, type Options, type Dialect } from 'sequelize';
 import { Sequelize, getAssociations, type ModelCtor } from 'sequelize-typescript';
 import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '../conf';
 import { apps, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 
 BaseSequelize.useCLS(clsNamespace);
+
+/** `2024-05-01 12:30:00.123000`: how Django's SQLite backend stores an (UTC) datetime. */
+export function formatSqliteDatetime(date: Date): string {
+  return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 23)}000`;
+}
+
+// Store SQLite datetimes exactly as Django does (naive UTC, microseconds), so a database shared
+// with a Django deployment reads the same both ways. Sequelize parses this form back as UTC.
+(DataTypes as unknown as { sqlite: { DATE: { prototype: { _stringify(value: unknown): string } } } }).sqlite.DATE.prototype._stringify = function stringify(value: unknown): string {
+  const date = value instanceof Date ? value : new Date(value as string);
+  return formatSqliteDatetime(date);
+};
 
 /** The database vendors this framework speaks. */
 export type Vendor = 'sqlite' | 'mysql';

@@ -8,6 +8,7 @@ import type { Sequelize, ModelCtor } from 'sequelize-typescript';
 import { Q } from './q';
 import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError, ValueError } from './errors';
+import { formatSqliteDatetime } from './connection';
 
 /** The lookups this layer understands. */
 export const LOOKUPS = new Set([
@@ -33,7 +34,10 @@ export function dialectFor(sequelize: Sequelize): SqlDialect {
     vendor: sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql',
     quote: (identifier) => generator.quoteIdentifier(identifier),
     quoteTable: (model) => generator.quoteTable(model.getTableName()),
-    escape: (value) => sequelize.escape(value as string),
+    escape: (value) =>
+      value instanceof Date && sequelize.getDialect() === 'sqlite'
+        ? sequelize.escape(formatSqliteDatetime(value))
+        : sequelize.escape(value as string),
   };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { suite } from 'uvu';
+import { QueryTypes } from 'sequelize';
 import * as assert from 'uvu/assert';
 import { ImproperlyConfigured, PROJECT_ROOT, overrideSettings, settings } from '../../../lib/core/conf';
 import { parseDatabaseUrl, getSequelize, connection, getFieldInfo, flattenChoices, closeConnection } from '../../../lib/core/db';
@@ -53,6 +54,27 @@ test('connection :: follows the DATABASE_URL setting; a bad URL fails on use', a
   assert.is(getSequelize(), original);
   await LibTag.objects.create({ name: 'kept' });
   assert.is(await LibTag.objects.count(), 1);
+});
+
+test('datetimes :: stored as Django stores them, read back exactly, compared correctly', async () => {
+  const author = await LibAuthor.objects.create({ name: 'Dates' });
+  const when = new Date(Date.UTC(2024, 4, 1, 12, 30, 5, 123));
+  const book = await LibBook.objects.create({ title: 'dated', author_id: author.id, created: when });
+  const [row] = await getSequelize().query('SELECT created FROM library_book WHERE id = ' + Number(book.pk), { type: QueryTypes.SELECT });
+  const stored = (row as { created: unknown }).created;
+  if (db.current?.vendor === 'sqlite') assert.is(stored, '2024-05-01 12:30:05.123000');
+  else assert.is((stored as Date).toISOString(), when.toISOString());
+  assert.is((await LibBook.objects.get({ pk: book.pk })).created.toISOString(), when.toISOString());
+  assert.is(await LibBook.objects.filter({ created: when }).count(), 1);
+  assert.is(await LibBook.objects.filter({ created__gt: new Date(when.getTime() - 1) }).count(), 1);
+  assert.is(await LibBook.objects.filter({ created__gt: when }).count(), 0);
+  assert.is(await LibBook.objects.filter({ created__lt: '2024-05-01T12:30:06Z' }).count(), 1);
+  if (db.current?.vendor === 'sqlite') {
+    // A row written by Django (no offset, microseconds) reads back as UTC.
+    await getSequelize().query(`UPDATE library_book SET created = '2020-01-02 03:04:05.678901' WHERE id = ${Number(book.pk)}`);
+    assert.is((await LibBook.objects.get({ pk: book.pk })).created.toISOString(), '2020-01-02T03:04:05.678Z');
+  }
+  await author.destroy();
 });
 
 test('getFieldInfo :: Django field metadata in declaration order', () => {
