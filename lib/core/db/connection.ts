@@ -12,8 +12,8 @@ import { clsNamespace } from './clsNamespace';
 
 BaseSequelize.useCLS(clsNamespace);
 
-/** `2024-05-01 12:30:00.123000`: how Django's SQLite backend stores an (UTC) datetime. */
-export function formatSqliteDatetime(date: Date): string {
+/** `2024-05-01 12:30:00.123000`: a UTC datetime as Django writes it (SQLite text, MySQL literal). */
+export function formatDbDatetime(date: Date): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 23)}000`;
 }
 
@@ -21,7 +21,7 @@ export function formatSqliteDatetime(date: Date): string {
 // with a Django deployment reads the same both ways. Sequelize parses this form back as UTC.
 (DataTypes as unknown as { sqlite: { DATE: { prototype: { _stringify(value: unknown): string } } } }).sqlite.DATE.prototype._stringify = function stringify(value: unknown): string {
   const date = value instanceof Date ? value : new Date(value as string);
-  return formatSqliteDatetime(date);
+  return formatDbDatetime(date);
 };
 
 /** The database vendors this framework speaks. */

@@ -8,7 +8,7 @@ import type { Sequelize, ModelCtor } from 'sequelize-typescript';
 import { Q } from './q';
 import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError, ValueError } from './errors';
-import { formatSqliteDatetime } from './connection';
+import { formatDbDatetime } from './connection';
 
 /** The lookups this layer understands. */
 export const LOOKUPS = new Set([
@@ -35,8 +35,8 @@ export function dialectFor(sequelize: Sequelize): SqlDialect {
     quote: (identifier) => generator.quoteIdentifier(identifier),
     quoteTable: (model) => generator.quoteTable(model.getTableName()),
     escape: (value) =>
-      value instanceof Date && sequelize.getDialect() === 'sqlite'
-        ? sequelize.escape(formatSqliteDatetime(value))
+      value instanceof Date
+        ? sequelize.escape(formatDbDatetime(value))
         : sequelize.escape(value as string),
   };
 }
