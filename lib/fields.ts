@@ -193,10 +193,13 @@ function isClass(fn: unknown): boolean {
 }
 
 const customGetterCache = new WeakMap<object, Set<string>>();
+let lastGetterClass: object | null = null;
+let lastGetters: Set<string> | null = null;
 
 /** Whether a Sequelize model class defines a custom getter for `attr` (then read through it). */
 function hasCustomGetter(instance: object, attr: string): boolean {
   const ctor = instance.constructor as unknown as object;
+  if (ctor === lastGetterClass) return (lastGetters as Set<string>).has(attr);
   let getters = customGetterCache.get(ctor);
   if (!getters) {
     getters = new Set<string>();
@@ -206,6 +209,8 @@ function hasCustomGetter(instance: object, attr: string): boolean {
     if (custom) for (const name of Object.keys(custom)) getters.add(name);
     customGetterCache.set(ctor, getters);
   }
+  lastGetterClass = ctor;
+  lastGetters = getters;
   return getters.has(attr);
 }
 
@@ -1055,6 +1060,15 @@ export class DateTimeField extends Field {
     if (outputFormat === null || typeof value === 'string') return value;
     const date = value instanceof Date ? value : new Date(value as number);
     const zone = this.defaultTimezone();
+    if (zone === 'UTC' && outputFormat.toLowerCase() === ISO_8601) {
+      // Fast path for the common case: the ISO string of a UTC instant, microseconds as Python prints them.
+      const year = date.getUTCFullYear();
+      if (year >= 1 && year <= 9999) {
+        const iso = date.toISOString();
+        const ms = date.getUTCMilliseconds();
+        return ms ? `${iso.slice(0, 19)}.${iso.slice(20, 23)}000Z` : `${iso.slice(0, 19)}Z`;
+      }
+    }
     const { parts, offsetMinutes } = toZonedParts(date, zone ?? 'UTC');
     const offset = zone === null ? null : offsetMinutes;
     if (outputFormat.toLowerCase() === ISO_8601) return isoformatDatetime(parts, offset);
@@ -1768,7 +1782,8 @@ export class HiddenField extends Field {
     super({ ...options, writeOnly: true });
   }
 
-  override getValue(): unknown {
+  override getValue(dictionary: unknown): unknown {
+    void dictionary;
     return empty;
   }
 

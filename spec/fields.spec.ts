@@ -399,7 +399,8 @@ misc('getAttribute: dotted sources, callables, missing attributes', () => {
   assert.throws(() => field.getAttribute({ owner: null }), (e: unknown) => e instanceof SkipField);
   const method = new ReadOnlyField({ source: 'full' });
   method.bind('name', { parent: null });
-  assert.is(method.getAttribute({ first: 'a', full() { return `${this.first}!`; } }), 'a!');
+  const obj = { first: 'a', full(this: { first: string }): string { return `${this.first}!`; } };
+  assert.is(method.getAttribute(obj), 'a!');
   const required = new CharField();
   required.bind('missing', { parent: null });
   assert.throws(() => required.getAttribute({}), /Got AttributeError when attempting to get a value for field `missing`/);

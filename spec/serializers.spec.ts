@@ -7,14 +7,14 @@ import * as assert from 'uvu/assert';
 import { ValidationError } from '../lib/exceptions';
 import { overrideSettings } from '../lib/core/conf';
 import { BooleanField, CharField, HiddenField, CurrentUserDefault, IntegerField, ListField, SerializerMethodField, ReadOnlyField } from '../lib/fields';
-import { ListSerializer, Serializer } from '../lib/serializers';
+import { ListSerializer, Serializer, type DeclaredFields } from '../lib/serializers';
 
 function plain(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
 }
 
 class CommentSerializer extends Serializer {
-  static fields = {
+  static fields: DeclaredFields = {
     email: new CharField({ maxLength: 20 }),
     content: new CharField({ maxLength: 200 }),
     rating: new IntegerField({ required: false, default: 3 }),
@@ -53,7 +53,7 @@ test('declared fields :: order, inheritance, override and removal with null', ()
   const a = new CommentSerializer();
   const b = new CommentSerializer();
   assert.is.not(a.fields.get('email'), b.fields.get('email'));
-  assert.is(CommentSerializer.fields.email.parent, null);
+  assert.is(CommentSerializer.fields.email?.parent, null);
   assert.is(a.fields.get('email')?.parent, a);
 });
 

@@ -77,7 +77,7 @@ export class SArticle extends BaseModel {
   @BelongsTo(() => User, relation({ foreignKey: 'owner_id', relatedName: 'sarticles', onDelete: 'CASCADE' }))
   declare owner?: User | null;
 
-  @BelongsToMany(() => STag, relation({ through: () => SArticleTag, foreignKey: 'article_id', otherKey: 'tag_id', blank: true, relatedName: 'articles' }) as never)
+  @BelongsToMany(() => STag, { through: () => SArticleTag, foreignKey: 'article_id', otherKey: 'tag_id', ...({ blank: true, relatedName: 'articles' } as object) })
   declare tags?: STag[];
 
   /** A model method usable as a read-only field. */
