@@ -10,6 +10,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { User } from '../../contrib/auth/models';
 import { Token } from '../../contrib/authtoken/models';
+import { AuthTokenSerializer } from '../../contrib/authtoken/serializers';
+import { ObtainAuthToken, obtainAuthToken } from '../../contrib/authtoken/views';
 import { connectCreateAuthToken, disconnectCreateAuthToken } from '../../contrib/authtoken/signals';
 import { TokenAuthentication } from '../../lib/authentication';
 import { overrideSettings, settings } from '../../lib/core/conf';
@@ -18,7 +20,9 @@ import { useTestDatabase } from '../../lib/core/db/testing';
 import type { HttpRequest } from '../../lib/core/http';
 import { runWithLanguage } from '../../lib/core/i18n';
 import { callCommand } from '../../lib/core/management';
+import { ValidationError } from '../../lib/exceptions';
 import { IsAuthenticated } from '../../lib/permissions';
+import { BaseThrottle } from '../../lib/throttling';
 import type { Request } from '../../lib/request';
 import { JSONRenderer } from '../../lib/renderers';
 import { Response } from '../../lib/response';
@@ -258,6 +262,124 @@ recipe('createAuthToken :: disconnected, new users get none', async () => {
 
 recipe.run();
 
+// -- ObtainAuthToken -----------------------------------------------------------------------------
+
+const obtain = suite<{ frank: User }>('authtoken ObtainAuthToken');
+useTestDatabase(obtain);
+
+obtain.before(async (ctx) => {
+  ctx.frank = await User.objects.createUser('frank', 'frank@example.com', 'frank password ');
+});
+
+async function post(view: ReturnType<typeof ObtainAuthToken.asView>, data: unknown, format?: string, contentType?: string) {
+  const request = await factory.post('/api-token-auth/', { data, format, contentType });
+  const response = await view(request, {});
+  if (response instanceof Response) await response.render();
+  return { status: response.status, body: JSON.parse(String(response.content)), type: response.getHeader('Content-Type') };
+}
+
+for (const format of ['json', 'multipart'] as const) {
+  obtain(`obtain :: ${format} credentials give the token`, async ({ frank }) => {
+    const { status, body, type } = await post(obtainAuthToken, { username: 'frank', password: 'frank password ' }, format);
+    assert.is(status, 200);
+    assert.is(type, 'application/json');
+    const token = await Token.objects.get({ user_id: frank.pk });
+    assert.equal(body, { token: token.key });
+  });
+}
+
+obtain('obtain :: form-urlencoded credentials; the same token on every call', async () => {
+  const form = 'username=frank&password=frank+password+';
+  const first = await post(obtainAuthToken, form, undefined, 'application/x-www-form-urlencoded');
+  const second = await post(obtainAuthToken, form, undefined, 'application/x-www-form-urlencoded');
+  assert.is(first.status, 200);
+  assert.is(second.body.token, first.body.token);
+  assert.is(await Token.objects.filter({ user__username: 'frank' }).count(), 1);
+});
+
+obtain('obtain :: bad credentials -> 400 non_field_errors', async () => {
+  for (const password of ['wrong', 'frank password']) {
+    const { status, body } = await post(obtainAuthToken, { username: 'frank', password }, 'json');
+    assert.is(status, 400);
+    assert.equal(body, { non_field_errors: ['Unable to log in with provided credentials.'] });
+  }
+});
+
+obtain('obtain :: missing fields -> 400 field errors', async () => {
+  const { status, body } = await post(obtainAuthToken, { username: 'frank' }, 'json');
+  assert.is(status, 400);
+  assert.equal(body, { password: ['This field is required.'] });
+  const blank = await post(obtainAuthToken, { username: '', password: '' }, 'json');
+  assert.equal(blank.body, { username: ['This field may not be blank.'], password: ['This field may not be blank.'] });
+});
+
+obtain('AuthTokenSerializer :: "Must include" error with code authorization', async () => {
+  const serializer = new AuthTokenSerializer({ data: { username: 'frank', password: 'x' } });
+  const attrs = serializer.validate({ username: 'frank' });
+  try {
+    await attrs;
+    assert.unreachable('must fail');
+  } catch (error) {
+    assert.instance(error, ValidationError);
+    assert.equal((error as ValidationError).getCodes(), ['authorization']);
+    assert.match(JSON.stringify((error as ValidationError).detail), 'Must include \\"username\\" and \\"password\\".');
+  }
+  const password = (AuthTokenSerializer.fields.password as any);
+  assert.equal(password.style, { input_type: 'password' });
+  assert.is(password.trimWhitespace, false);
+});
+
+obtain('obtain :: inactive users get no token', async () => {
+  await User.objects.createUser('gina', '', 'gina-pw', { is_active: false });
+  const { status, body } = await post(obtainAuthToken, { username: 'gina', password: 'gina-pw' }, 'json');
+  assert.is(status, 400);
+  assert.equal(body, { non_field_errors: ['Unable to log in with provided credentials.'] });
+});
+
+obtain('obtain :: GET is not allowed', async () => {
+  const response = await obtainAuthToken(await factory.get('/api-token-auth/'), {});
+  assert.is(response.status, 405);
+});
+
+obtain('obtain :: a subclass adds response fields', async ({ frank }) => {
+  class CustomAuthToken extends ObtainAuthToken {
+    override async post(request: Request): Promise<Response> {
+      const serializer = this.getSerializer({ data: request.data });
+      await serializer.isValid({ raiseException: true });
+      const user = serializer.validatedData.user as User;
+      const [token] = await Token.getOrCreateForUser(user);
+      return new Response({ token: token.key, user_id: user.pk, email: user.email });
+    }
+  }
+  const { status, body } = await post(CustomAuthToken.asView(), { username: 'frank', password: 'frank password ' }, 'json');
+  assert.is(status, 200);
+  assert.equal(body, { token: (await Token.objects.get({ user_id: frank.pk })).key, user_id: frank.pk, email: 'frank@example.com' });
+});
+
+obtain('obtain :: a subclass adds a throttle', async () => {
+  let allowed = 2;
+  class OncePerTest extends BaseThrottle {
+    override allowRequest(): boolean {
+      return allowed-- > 0;
+    }
+    override wait(): number {
+      return 60;
+    }
+  }
+  class ThrottledAuthToken extends ObtainAuthToken {
+    override throttleClasses = [OncePerTest];
+  }
+  const view = ThrottledAuthToken.asView();
+  const credentials = { username: 'frank', password: 'frank password ' };
+  assert.is((await post(view, credentials, 'json')).status, 200);
+  assert.is((await post(view, credentials, 'json')).status, 200);
+  const throttled = await post(view, credentials, 'json');
+  assert.is(throttled.status, 429);
+  assert.equal(throttled.body, { detail: 'Request was throttled. Expected available in 60 seconds.' });
+});
+
+obtain.run();
+
 // -- a database migrated by Django -------------------------------------------------------------
 
 const FIXTURE = path.resolve(__dirname, '../../../shared/fixtures/django-auth.sqlite3');
@@ -281,6 +403,8 @@ if (!fs.existsSync(FIXTURE) || !settings.DATABASE_URL.startsWith('sqlite')) {
   });
 
   fixture('fixture :: alice authenticates with the token Django created', async () => {
+    const obtained = await post(obtainAuthToken, { username: 'alice', password: 'alice-password-1' }, 'json');
+    assert.equal(obtained.body, { token: 'e40e18a1ab6f265d7e0441d70238586e1f309def' });
     const { status, body } = await call(whoami(), 'Token e40e18a1ab6f265d7e0441d70238586e1f309def');
     assert.is(status, 200);
     assert.equal(body, { username: 'alice', key: 'e40e18a1ab6f265d7e0441d70238586e1f309def' });
