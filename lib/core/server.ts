@@ -5,7 +5,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cluster, { type Worker } from 'node:cluster';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { settings } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError } from './handler';
@@ -324,6 +324,17 @@ export function childExecArgv(): string[] {
   return execArgv;
 }
 
+function findFreePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Options of `runCluster()`. */
 export interface ClusterOptions {
   workers: number;
@@ -340,23 +351,31 @@ export interface ClusterOptions {
  */
 export async function runCluster(options: ClusterOptions): Promise<void> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 8000;
+  let port = options.port ?? 8000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (!cluster.isPrimary) {
-    const running = await runServer({ host, port, handleSignals: true });
+    // The primary resolved port 0 to a concrete port so that every worker (and every
+    // replacement) shares one listening handle.
+    const assigned = Number(process.env.API_FRAMEWORK_BIND_PORT);
+    const running = await runServer({ host, port: Number.isInteger(assigned) && assigned > 0 ? assigned : port, handleSignals: true });
     process.send?.({ type: 'listening', port: running.port });
     await running.closed;
     return;
   }
   cluster.setupPrimary({ execArgv: childExecArgv() });
+  if (port === 0) port = await findFreePort(host);
   let stopping = false;
   const live = new Set<Worker>();
+  const ready = new Set<number>();
   let announced = false;
   const fork = (): void => {
-    const worker = cluster.fork({ API_FRAMEWORK_WORKER: '1' });
+    const worker = cluster.fork({ API_FRAMEWORK_WORKER: '1', API_FRAMEWORK_BIND_PORT: String(port) });
     live.add(worker);
     worker.on('message', (message: { type?: string; port?: number }) => {
-      if (message?.type === 'listening' && !announced) {
+      if (message?.type !== 'listening') return;
+      ready.add(worker.id);
+      // Announce once every worker of the first generation is serving.
+      if (!announced && ready.size >= options.workers) {
         announced = true;
         log(`Listening at http://${host}:${message.port} (pid ${process.pid}, ${options.workers} workers)`);
       }

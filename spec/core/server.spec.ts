@@ -359,7 +359,19 @@ processes('serve --workers 2 :: workers answer on the shared port and stop on SI
       assert.is.not(pid, child.pid);
       pids.add(pid);
     }
-    assert.ok(pids.size >= 1);
+    // The primary hands connections to the workers in turn.
+    assert.is(pids.size, 2);
+    // A crashed worker is replaced.
+    const dying = await request(`http://127.0.0.1:${port}/die/`, { reset: true }).catch((e) => {
+      throw new Error(`die: ${e.message} ${io.err()}`);
+    });
+    const { dying: deadPid } = (await dying.body.json()) as { dying: number };
+    await io.waitFor(new RegExp(`Worker ${deadPid} exited \\(code 3\\); starting a new one\\.`));
+    const after = await request(`http://127.0.0.1:${port}/pid/`, { reset: true }).catch((e) => {
+      throw new Error(`after: ${e.message} ${io.err()}`);
+    });
+    assert.is(after.statusCode, 200);
+    assert.is.not(((await after.body.json()) as { pid: number }).pid, deadPid);
     child.kill('SIGTERM');
     assert.is(await exited(child), 0);
   } finally {
