@@ -36,7 +36,7 @@ function req(init: RequestInit & { cookieToken?: string | null } = {}): HttpRequ
 }
 
 async function run(request: HttpRequest, v: ViewFunction = view): Promise<HttpResponse> {
-  const mw = new CsrfViewMiddleware(async (r) => (await mw.processView(r, v, [], {})) ?? v(r, {}));
+  const mw: CsrfViewMiddleware = new CsrfViewMiddleware(async (r): Promise<HttpResponse> => (await mw.processView(r, v, [], {})) ?? v(r, {}));
   return mw.handle(request);
 }
 
