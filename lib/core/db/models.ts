@@ -37,7 +37,7 @@ export interface ModelMeta {
   dbTable?: string;
 }
 
-type ManagerClass = new (model: typeof BaseModel) => Manager<BaseModel>;
+type ManagerClass = new (model: never) => Manager<BaseModel>;
 
 const managers = new WeakMap<object, Manager<BaseModel>>();
 const doesNotExist = new WeakMap<object, typeof ObjectDoesNotExist>();
@@ -127,7 +127,7 @@ Object.defineProperty(BaseModel, 'objects', {
   get(this: typeof BaseModel): Manager<BaseModel> {
     let manager = managers.get(this);
     if (!manager || !(manager instanceof this.managerClass)) {
-      manager = new this.managerClass(this);
+      manager = new this.managerClass(this as never);
       managers.set(this, manager);
     }
     return manager;

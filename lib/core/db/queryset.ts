@@ -62,10 +62,20 @@ function flip(term: string): string {
 
 /** A lazy query over model `M`. Every chaining method returns a new QuerySet. */
 export class QuerySet<M extends Model> implements Subquery {
-  protected readonly state: QueryState;
+  private readonly ownState: QueryState;
 
   constructor(readonly model: QueryableModel<M>, state: QueryState = INITIAL_STATE) {
-    this.state = state;
+    this.ownState = state;
+  }
+
+  /** The query's parts (a Manager answers its `getQueryset()`'s). */
+  protected get state(): QueryState {
+    return this.ownState;
+  }
+
+  /** @internal The state of another QuerySet (for Manager). */
+  protected static stateOf<T extends Model>(qs: QuerySet<T>): QueryState {
+    return qs.state;
   }
 
   /** The model as Sequelize's static API sees it. */
@@ -466,7 +476,8 @@ export class QuerySet<M extends Model> implements Subquery {
 
 /**
  * A model's root QuerySet (`Snippet.objects`). Subclass it for table-level helpers
- * (`UserManager.createUser`) and set `static managerClass` on the model.
+ * (`UserManager.createUser`) and set `static managerClass` on the model. Every QuerySet
+ * method works on the manager directly and starts from `getQueryset()`.
  */
 export class Manager<M extends Model> extends QuerySet<M> {
   /** The QuerySet this manager starts from; override to pre-filter every query. */
@@ -474,9 +485,8 @@ export class Manager<M extends Model> extends QuerySet<M> {
     return new QuerySet(this.model);
   }
 
-  protected override clone(changes: Partial<QueryState>): QuerySet<M> {
-    const base = this.getQueryset();
-    return new QuerySet(this.model, { ...(base as Manager<M>).state, ...changes });
+  protected override get state(): QueryState {
+    return QuerySet.stateOf(this.getQueryset());
   }
 }
 

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { useTestDatabase, captureDataQueries, withRollback } from '../../../lib/core/db/testing';
-import { Q, FieldError, ValueError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError, postSave, preSave, postDelete } from '../../../lib/core/db';
-import { LibAuthor, LibBook, LibTag } from './library/models';
+import { Q, Manager, QuerySet, FieldError, ValueError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError, postSave, preSave, postDelete } from '../../../lib/core/db';
+import { LibAuthor, LibAuthorManager, LibBook, LibTag } from './library/models';
 import { useTestApps, rejects } from './helpers';
 
 const test = suite('core/db/queryset');
@@ -201,6 +201,20 @@ test('selectRelated / prefetchRelated :: bounded query counts', async () => {
   } finally {
     await LibBook.objects.filter({ title__startswith: 'extra ' }).delete();
   }
+});
+
+test('Manager :: custom managers and getQueryset()', async () => {
+  assert.instance(LibAuthor.objects, LibAuthorManager);
+  assert.equal((await LibAuthor.objects.named('B').fetch()).map((a) => a.name), ['bob']);
+  class InPrint extends Manager<LibBook> {
+    override getQueryset(): QuerySet<LibBook> {
+      return new QuerySet(LibBook).filter({ in_print: true });
+    }
+  }
+  const inPrint = new InPrint(LibBook);
+  assert.is(await inPrint.count(), 2);
+  assert.equal(await titles(inPrint.filter({ author: ann })), ['Alpha 100%']);
+  assert.equal(await titles(inPrint.all()), ['Alpha 100%', 'gamma']);
 });
 
 test('values / valuesList / inBulk / async iteration', async () => {

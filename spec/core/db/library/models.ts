@@ -3,9 +3,18 @@ import 'reflect-metadata';
 import { Table, Column, DataType, ForeignKey, BelongsTo, BelongsToMany } from 'sequelize-typescript';
 import { BaseModel, Manager, field, relation, type ModelMeta } from '../../../../lib/core/db';
 
+/** A custom manager with a table-level helper. */
+export class LibAuthorManager extends Manager<LibAuthor> {
+  /** Authors whose name starts with `prefix`, case-insensitively. */
+  named(prefix: string): ReturnType<Manager<LibAuthor>['filter']> {
+    return this.filter({ name__istartswith: prefix });
+  }
+}
+
 @Table({ tableName: 'library_author' })
 export class LibAuthor extends BaseModel {
-  declare static objects: Manager<LibAuthor>;
+  declare static objects: LibAuthorManager;
+  static override managerClass = LibAuthorManager;
   static override meta: ModelMeta = { appLabel: 'library', ordering: ['name'] };
 
   @Column(field({ type: DataType.INTEGER, primaryKey: true, autoIncrement: true }))
