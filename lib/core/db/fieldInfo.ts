@@ -260,13 +260,17 @@ function buildRelationInfo(model: ModelCtor, association: RawAssociation, attrib
   };
 }
 
-const cache = new WeakMap<ModelCtor, { generation: number; info: ModelInfo }>();
+const cache = new WeakMap<object, { generation: number; info: ModelInfo }>();
+
+/** Any model class: `ModelCtor`, `typeof Snippet`, or a QuerySet's `model`. */
+export type AnyModelClass = abstract new (...args: never[]) => object;
 
 /**
  * The fields and relations of `model`, computed once per class (and again only when the set
  * of bound models changes, which may add reverse relations).
  */
-export function getFieldInfo(model: ModelCtor): ModelInfo {
+export function getFieldInfo(modelClass: AnyModelClass | ModelCtor): ModelInfo {
+  const model = modelClass as unknown as ModelCtor;
   ensureModel(model);
   const cached = cache.get(model);
   const generation = bindGeneration();

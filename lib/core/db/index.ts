@@ -27,6 +27,7 @@ export {
   type ModelInfo,
   type Choices,
   type FieldOptions,
+  type AnyModelClass,
   type RelationOptions,
 } from './fieldInfo';
 export { Signal, preSave, postSave, preDelete, postDelete, type Receiver } from './signals';

@@ -336,6 +336,7 @@ export class QuerySet<M extends Model> implements Subquery {
   /** True when at least one row matches. */
   async exists(): Promise<boolean> {
     if (this.state.empty) return false;
+    ensureModel(this.modelCtor);
     const pk = this.modelCtor.primaryKeyAttribute;
     const options: FindOptions = { ...this.findOptions(), attributes: [pk], include: undefined, order: [], limit: 1 };
     if (this.state.limit !== null) options.limit = Math.min(1, this.state.limit);
