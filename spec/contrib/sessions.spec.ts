@@ -12,6 +12,7 @@ import { callCommand } from '../../lib/core/management';
 import { dumps } from '../../lib/core/signing';
 import { SessionStore as DbStore } from '../../contrib/sessions/backends/db';
 import { SessionStore as CacheStore } from '../../contrib/sessions/backends/cache';
+import { SessionStore as CookieStore } from '../../contrib/sessions/backends/signedCookies';
 import type { SessionBase } from '../../contrib/sessions/backends/base';
 import { Session } from '../../contrib/sessions/models';
 import { SessionMiddleware } from '../../contrib/sessions/middleware';
@@ -207,6 +208,21 @@ test('cache :: default engine through SESSION_ENGINE', async () => {
     assert.is((await load(CacheStore, cookie.value)).get('via'), 'cache');
     await new CacheStore(cookie.value).destroy();
   });
+});
+
+test('signedCookies :: the cookie carries the signed data; tampering is detected', async () => {
+  const s = await load(CookieStore, null);
+  s.set('user', 'alice');
+  await s.save();
+  const key = s.sessionKey as string;
+  assert.ok(key.length > 8);
+  assert.is((await load(CookieStore, key)).get('user'), 'alice');
+  const tampered = `${key.slice(0, 5)}${key[5] === 'a' ? 'b' : 'a'}${key.slice(6)}`;
+  assert.equal((await load(CookieStore, tampered)).items(), []);
+  await s.cycleKey();
+  assert.is((await load(CookieStore, s.sessionKey)).get('user'), 'alice');
+  await s.flush();
+  assert.ok(s.isEmpty());
 });
 
 function req(cookie?: string): HttpRequest {
