@@ -175,8 +175,6 @@ export class SimpleMetadata extends BaseMetadata {
       ['maxLength', 'max_length'],
       ['minValue', 'min_value'],
       ['maxValue', 'max_value'],
-      ['maxDigits', 'max_digits'],
-      ['decimalPlaces', 'decimal_places'],
     ];
     for (const [attr, key] of attrs) {
       const value = f[attr];
