@@ -1,0 +1,13 @@
+/**
+ * The features app (`demo.features`): one small view per part of the framework that the
+ * quickstart and the tutorial do not touch. It has no models of its own.
+ */
+import type { AppConfig } from '../../lib/core/apps';
+
+const features: AppConfig = {
+  label: 'features',
+  name: 'demo.features',
+  verboseName: 'Features',
+};
+
+export default features;

@@ -1,0 +1,31 @@
+/**
+ * A custom API exception and a custom exception handler, as the framework's documentation
+ * shows them.
+ */
+import { exceptions, views, Response } from '../../lib';
+import type { HttpResponse } from '../../lib/core/http';
+
+/** Raised when a backing service is down: 503 with its own detail and code. */
+export class ServiceUnavailable extends exceptions.APIException {
+  static override statusCode = 503;
+  static override defaultDetail = 'Service temporarily unavailable, try again later.';
+  static override defaultCode = 'service_unavailable';
+}
+
+/**
+ * The standard exception handler, plus the HTTP status code in the error body.
+ */
+export async function statusCodeExceptionHandler(
+  exc: unknown,
+  context: views.ExceptionHandlerContext,
+): Promise<HttpResponse | null> {
+  // Call the framework's default exception handler first,
+  // to get the standard error response.
+  const response = await views.exceptionHandler(exc, context);
+
+  // Now add the HTTP status code to the response.
+  if (response instanceof Response && response.data !== null && typeof response.data === 'object') {
+    (response.data as Record<string, unknown>).status_code = response.status;
+  }
+  return response;
+}

@@ -1,0 +1,13 @@
+/**
+ * The quickstart app (`demo.quickstart`): users and groups over hyperlinked serializers. It
+ * uses `contrib.auth`'s models and has none of its own.
+ */
+import type { AppConfig } from '../../lib/core/apps';
+
+const quickstart: AppConfig = {
+  label: 'quickstart',
+  name: 'demo.quickstart',
+  verboseName: 'Quickstart',
+};
+
+export default quickstart;

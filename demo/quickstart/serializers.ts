@@ -1,0 +1,30 @@
+/**
+ * The quickstart's hyperlinked serializers. The quickstart router is mounted under the URL
+ * namespace `quickstart` (the tutorial router at the root registers `users` too), so the
+ * hyperlinks name the namespaced views.
+ */
+import { serializers } from '../../lib';
+import { Group, User } from '../../contrib/auth';
+
+/** A user: `url, username, email, groups` (links to the groups). */
+export class UserSerializer extends serializers.HyperlinkedModelSerializer {
+  static Meta: serializers.ModelSerializerMeta = {
+    model: User,
+    fields: ['url', 'username', 'email', 'groups'],
+    extraKwargs: {
+      url: { viewName: 'quickstart:user-detail' },
+      groups: { viewName: 'quickstart:group-detail' },
+    },
+  };
+}
+
+/** A group: `url, name`. */
+export class GroupSerializer extends serializers.HyperlinkedModelSerializer {
+  static Meta: serializers.ModelSerializerMeta = {
+    model: Group,
+    fields: ['url', 'name'],
+    extraKwargs: {
+      url: { viewName: 'quickstart:group-detail' },
+    },
+  };
+}

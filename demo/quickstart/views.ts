@@ -1,0 +1,37 @@
+/**
+ * The quickstart's viewsets: users and groups, viewed and edited by authenticated users.
+ */
+import { authentication, pagination, permissions, viewsets } from '../../lib';
+import { Group, User } from '../../contrib/auth';
+import { GroupSerializer, UserSerializer } from './serializers';
+
+/** Ten items per page, `?page=`. */
+export class QuickstartPagination extends pagination.PageNumberPagination {
+  override pageSize: number | null = 10;
+}
+
+/**
+ * API endpoint that allows users to be viewed or edited.
+ */
+export class UserViewSet extends viewsets.ModelViewSet {
+  static override description = 'API endpoint that allows users to be viewed or edited.';
+
+  override queryset = User.objects.all().orderBy('-date_joined');
+  override serializerClass = UserSerializer;
+  override authenticationClasses = [authentication.BasicAuthentication, authentication.SessionAuthentication];
+  override permissionClasses = [permissions.IsAuthenticated];
+  override paginationClass = QuickstartPagination;
+}
+
+/**
+ * API endpoint that allows groups to be viewed or edited.
+ */
+export class GroupViewSet extends viewsets.ModelViewSet {
+  static override description = 'API endpoint that allows groups to be viewed or edited.';
+
+  override queryset = Group.objects.all().orderBy('name');
+  override serializerClass = GroupSerializer;
+  override authenticationClasses = [authentication.BasicAuthentication, authentication.SessionAuthentication];
+  override permissionClasses = [permissions.IsAuthenticated];
+  override paginationClass = QuickstartPagination;
+}

@@ -1,0 +1,72 @@
+/**
+ * Settings of the demo project: the quickstart, the tutorial and the features app of
+ * DEMO.md, served from one process.
+ *
+ * Environment:
+ * - `DEBUG`: the demo runs with DEBUG on so that `npm start` works on a fresh clone; set
+ *   `DEBUG=0` in production, together with `SECRET_KEY` (required then).
+ * - `SECRET_KEY`: the signing key (sessions, CSRF tokens); without it and with DEBUG on, an
+ *   insecure development key is used and a warning printed.
+ * - `DATABASE_URL`: `sqlite:<file>`, `sqlite::memory:` or `mysql://user:pass@host:port/db`;
+ *   default `db.sqlite3` in the project root.
+ * - `CACHE_URL`: `redis://host:port/db` to share throttle counts (and cached sessions) between
+ *   processes; default: process memory.
+ */
+import type { ProjectSettings } from '../lib/core/conf';
+
+const DEBUG = process.env.DEBUG !== '0';
+
+const settings: Partial<ProjectSettings> = {
+  DEBUG,
+  SECRET_KEY: process.env.SECRET_KEY ?? '',
+  // The features app's HostNameVersioning view is reached as v1.example.com / v2.example.com;
+  // any other Host is refused with the JSON 400 of handler400.
+  ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]', '.example.com'],
+
+  INSTALLED_APPS: [
+    'contrib.auth',
+    'contrib.sessions',
+    'contrib.authtoken',
+    'contrib.browsable',
+    'demo.snippets',
+    'demo.quickstart',
+    'demo.features',
+  ],
+
+  MIDDLEWARE: [
+    'contrib.sessions.middleware.SessionMiddleware',
+    'lib.core.middleware.CommonMiddleware',
+    'contrib.sessions.csrf.CsrfViewMiddleware',
+    'contrib.auth.middleware.AuthenticationMiddleware',
+  ],
+
+  ROOT_URLCONF: 'demo.urls',
+  DATABASE_URL: 'sqlite:db.sqlite3',
+  CACHE_URL: null,
+
+  LANGUAGE_CODE: 'en-us',
+  TIME_ZONE: 'UTC',
+  USE_I18N: true,
+
+  // The browsable API's login and logout views send the user back here by default.
+  LOGIN_URL: '/api-auth/login/',
+  LOGIN_REDIRECT_URL: '/',
+  LOGOUT_REDIRECT_URL: '/',
+
+  API_FRAMEWORK: {
+    DEFAULT_AUTHENTICATION_CLASSES: [
+      'api_framework.authentication.SessionAuthentication',
+      'api_framework.authentication.BasicAuthentication',
+      'api_framework.authentication.TokenAuthentication',
+    ],
+    // renderers, parsers, permissions (AllowAny), pagination (None): the framework's defaults.
+    // Throttle classes are set per view (features app); their rates live here.
+    DEFAULT_THROTTLE_RATES: {
+      features_anon: '3/min',
+      features_user: '5/min',
+      features_burst: '2/min',
+    },
+  },
+};
+
+export default settings;

@@ -1,0 +1,29 @@
+/**
+ * The tutorial's serializers: snippets (with the owner's username, read-only) and users (with
+ * the ids of their snippets).
+ */
+import { fields, relations, serializers } from '../../lib';
+import { User } from '../../contrib/auth';
+import { Snippet } from './models';
+
+/** A snippet: `id, title, code, linenos, language, style, owner`. */
+export class SnippetSerializer extends serializers.ModelSerializer {
+  static Meta: serializers.ModelSerializerMeta = {
+    model: Snippet,
+    fields: ['id', 'title', 'code', 'linenos', 'language', 'style', 'owner'],
+  };
+  static fields = {
+    owner: new fields.ReadOnlyField({ source: 'owner.username' }),
+  };
+}
+
+/** A user: `id, username, snippets` (the ids of the snippets the user owns). */
+export class UserSerializer extends serializers.ModelSerializer {
+  static Meta: serializers.ModelSerializerMeta = {
+    model: User,
+    fields: ['id', 'username', 'snippets'],
+  };
+  static fields = {
+    snippets: new relations.PrimaryKeyRelatedField({ many: true, queryset: Snippet.objects.all() }),
+  };
+}

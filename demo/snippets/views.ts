@@ -1,0 +1,51 @@
+/**
+ * The tutorial's viewsets: snippets (read and write, owners edit their own) and users
+ * (read-only).
+ */
+import { permissions, renderers, viewsets, Response, type Request } from '../../lib';
+import type { HttpResponse } from '../../lib/core/http';
+import { User } from '../../contrib/auth';
+import { Snippet } from './models';
+import { IsOwnerOrReadOnly } from './permissions';
+import { SnippetSerializer, UserSerializer } from './serializers';
+
+/**
+ * This viewset automatically provides `list`, `create`, `retrieve`,
+ * `update` and `destroy` actions.
+ *
+ * Additionally we also provide an extra `highlight` action.
+ */
+export class SnippetViewSet extends viewsets.ModelViewSet {
+  static override description = [
+    'This viewset automatically provides `list`, `create`, `retrieve`,',
+    '`update` and `destroy` actions.',
+    '',
+    'Additionally we also provide an extra `highlight` action.',
+  ].join('\n');
+
+  override queryset = Snippet.objects.all();
+  override serializerClass = SnippetSerializer;
+  override permissionClasses = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly];
+
+  /** The snippet's highlighted HTML document, as it was stored on save. */
+  @viewsets.action({ detail: true, rendererClasses: [renderers.StaticHTMLRenderer] })
+  async highlight(_request: Request): Promise<HttpResponse> {
+    const snippet = (await this.getObject()) as Snippet;
+    return new Response(snippet.highlighted);
+  }
+
+  /** New snippets belong to the user who creates them. */
+  override async performCreate(serializer: { save(extra?: Record<string, unknown>): Promise<unknown> }): Promise<void> {
+    await serializer.save({ owner: this.request.user });
+  }
+}
+
+/**
+ * This viewset automatically provides `list` and `retrieve` actions.
+ */
+export class UserViewSet extends viewsets.ReadOnlyModelViewSet {
+  static override description = 'This viewset automatically provides `list` and `retrieve` actions.';
+
+  override queryset = User.objects.all();
+  override serializerClass = UserSerializer;
+}

@@ -1,0 +1,26 @@
+/**
+ * The demo's root URL conf: the quickstart under `/quickstart/`, session login for the
+ * browsable API under `/api-auth/` (and its static files), the token endpoint, the features
+ * app, and the tutorial at the root.
+ */
+import { exceptions } from '../lib';
+import { include, path } from '../lib/core/urls';
+import { obtainAuthToken } from '../contrib/authtoken/views';
+import { staticfilesUrlpatterns } from '../contrib/browsable/staticfiles';
+import * as authUrls from '../contrib/browsable/urls';
+import * as featuresUrls from './features/urls';
+import { router as quickstartRouter } from './quickstart/urls';
+import { router as tutorialRouter } from './snippets/urls';
+
+export const urlpatterns = [
+  // the browsable API's CSS and JavaScript, under STATIC_URL
+  ...staticfilesUrlpatterns(),
+  path('quickstart/', include({ urlpatterns: quickstartRouter.urls, appName: 'quickstart' }, { namespace: 'quickstart' })),
+  path('api-auth/', include(authUrls, { namespace: 'api_framework' })),
+  path('api-token-auth/', obtainAuthToken),
+  path('features/', include(featuresUrls)),
+  path('', include(tutorialRouter.urls)),
+];
+
+export const handler400 = exceptions.badRequest;
+export const handler500 = exceptions.serverError;
