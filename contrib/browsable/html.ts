@@ -1,0 +1,66 @@
+/**
+ * HTML helpers of the browsable API: the response body with its URLs turned into links
+ * (everything else escaped) and view descriptions rendered from Markdown without letting raw
+ * HTML through.
+ */
+import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from '../../lib/templates/html';
+
+export { escapeHtml };
+
+// Absolute http(s) URLs as they appear in rendered JSON: they end at a quote, whitespace,
+// an angle bracket or a backslash (an escape sequence inside a JSON string).
+const URL_PATTERN = /https?:\/\/[^\s"'<>\\]+/g;
+
+/**
+ * Escape `content` for an HTML `<pre>` and turn absolute URLs into links, as the original's
+ * `urlize_quoted_links` does. Both the link text and the `href` are escaped, so a value such
+ * as `</script><img onerror=...>` is shown, never run.
+ */
+export function urlizeQuotedLinks(content: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of content.matchAll(URL_PATTERN)) {
+    const index = match.index ?? 0;
+    let url = match[0];
+    // Trailing punctuation belongs to the text, not the link.
+    const trailing = /[.,;:!?)\]}]+$/.exec(url);
+    if (trailing) url = url.slice(0, -trailing[0].length);
+    out += escapeHtml(content.slice(last, index));
+    const escaped = escapeHtml(url);
+    out += `<a href="${escaped}" rel="nofollow">${escaped}</a>`;
+    last = index + url.length;
+  }
+  return out + escapeHtml(content.slice(last));
+}
+
+const safeMarked = new Marked({
+  gfm: true,
+  renderer: {
+    // Raw HTML in a description is shown as text.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
+    // Links and images keep only harmless URLs.
+    link(this: unknown, token: Tokens.Link): string | false {
+      if (!isSafeUrl(token.href)) return escapeHtml(token.text);
+      return false;
+    },
+    image(token: Tokens.Image): string {
+      if (!isSafeUrl(token.href)) return escapeHtml(token.text);
+      return `<img src="${escapeHtml(token.href)}" alt="${escapeHtml(token.text)}">`;
+    },
+  },
+});
+
+/** True for relative URLs and http, https and mailto ones (no `javascript:` links). */
+export function isSafeUrl(url: string): boolean {
+  const trimmed = url.trim().toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(trimmed);
+  return !scheme || ['http', 'https', 'mailto'].includes(scheme[1]);
+}
+
+/** Render a view description written in Markdown; raw HTML is escaped. */
+export function renderMarkdown(text: string): string {
+  return safeMarked.parse(text, { async: false });
+}
