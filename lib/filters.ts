@@ -8,6 +8,7 @@
  */
 import { getFieldInfo, type FieldInfo, type ModelInfo } from './core/db/fieldInfo';
 import { Q } from './core/db/q';
+import { getVendor } from './core/db/connection';
 import { ImproperlyConfigured } from './core/conf';
 import { gettext } from './core/i18n';
 import { ValidationError } from './exceptions';
@@ -166,6 +167,12 @@ export class SearchFilter extends BaseFilterBackend {
       const name = field[0] in this.lookupPrefixes ? field.slice(1) : field;
       if (!resolveFieldPath(info, name)) {
         throw new ImproperlyConfigured(`Invalid search field '${field}' on ${view.constructor.name}: the model has no such field.`);
+      }
+      if (this.constructSearch(String(field)).endsWith('regex') && getVendor() === 'sqlite') {
+        throw new ImproperlyConfigured(
+          `Search field '${field}' on ${view.constructor.name} uses a regex lookup, which the SQLite backend does not ` +
+            "support (node's sqlite3 driver cannot register a REGEXP function). Use MySQL/MariaDB or another prefix.",
+        );
       }
     }
     const ormLookups = searchFields.map((field) => this.constructSearch(String(field)));

@@ -6,6 +6,8 @@ import { Request } from '../lib/request';
 import { ValidationError } from '../lib/exceptions';
 import { FieldFilterBackend, OrderingFilter, SearchFilter, searchSmartSplit } from '../lib/filters';
 import { GNote, GOwner, NoteSerializer } from './models/generics/models';
+import { getVendor } from '../lib/core/db';
+import { ImproperlyConfigured } from '../lib/core/conf';
 
 const factory = new APIRequestFactory();
 const req = async (url: string) => new Request(await factory.get(url));
@@ -37,6 +39,26 @@ test('search :: every term must match some field; prefixes', async () => {
   assert.equal(await ids(f.filterQueryset(await req('/?search=j'), GNote.objects.orderBy('id'), { searchFields: ['=language'] })), []);
   assert.equal(await ids(f.filterQueryset(await req('/?search=peace'), GNote.objects.orderBy('id'), { searchFields: ['@title'] })), [2]);
   assert.equal(await ids(f.filterQueryset(await req('/'), GNote.objects.orderBy('id'), view)), [1, 2, 3]);
+});
+
+test('search :: $ prefix is a case-insensitive regex (MySQL) or a configuration error (SQLite)', async () => {
+  const f = new SearchFilter();
+  class RegexView { searchFields = ['$title']; }
+  if (getVendor() === 'sqlite') {
+    try {
+      f.filterQueryset(await req('/?search=^w'), GNote.objects.orderBy('id'), new RegexView());
+      assert.unreachable('expected ImproperlyConfigured');
+    } catch (error) {
+      assert.instance(error, ImproperlyConfigured);
+      assert.match((error as Error).message, /Search field '\$title' on RegexView uses a regex lookup, which the SQLite backend does not support/);
+    }
+    // No search term: nothing is filtered, so nothing fails.
+    assert.equal(await ids(f.filterQueryset(await req('/'), GNote.objects.orderBy('id'), new RegexView())), [1, 2, 3]);
+    return;
+  }
+  assert.equal(await ids(f.filterQueryset(await req('/?search=^W'), GNote.objects.orderBy('id'), new RegexView())), [2]);
+  assert.equal(await ids(f.filterQueryset(await req('/?search=o,.t'), GNote.objects.orderBy('id'), new RegexView())), [3]);
+  assert.equal(await ids(f.filterQueryset(await req('/?search=' + encodeURIComponent('^hello\\W')), GNote.objects.orderBy('id'), new RegexView())), [1, 3]);
 });
 
 test('ordering :: allowed fields, several, descending; invalid ignored', async () => {

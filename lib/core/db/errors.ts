@@ -39,3 +39,11 @@ export class QuerySetError extends TypeError {
 export class DatabaseError extends Error {
   override name = 'DatabaseError';
 }
+
+/**
+ * Raised when the connected backend cannot run a query feature (Django's
+ * `django.db.utils.NotSupportedError`), e.g. `regex` lookups on SQLite.
+ */
+export class NotSupportedError extends DatabaseError {
+  override name = 'NotSupportedError';
+}

@@ -32,5 +32,5 @@ export {
 } from './fieldInfo';
 export { Signal, preSave, postSave, preDelete, postDelete, type Receiver } from './signals';
 export { atomic, onCommit, currentTransaction, inAtomicBlock, transaction } from './transaction';
-export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError } from './errors';
+export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError } from './errors';
 export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions } from './migrations';

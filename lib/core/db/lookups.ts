@@ -7,13 +7,13 @@
 import type { Sequelize, ModelCtor } from 'sequelize-typescript';
 import { Q } from './q';
 import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
-import { FieldError, ValueError } from './errors';
+import { FieldError, NotSupportedError, ValueError } from './errors';
 import { formatDbDatetime } from './connection';
 
 /** The lookups this layer understands. */
 export const LOOKUPS = new Set([
   'exact', 'iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith',
-  'in', 'gt', 'gte', 'lt', 'lte', 'isnull', 'range',
+  'regex', 'iregex', 'in', 'gt', 'gte', 'lt', 'lte', 'isnull', 'range',
 ]);
 
 /** Quoting and escaping for one connection. */
@@ -118,6 +118,22 @@ function globEscape(text: string): string {
   return text.replace(/[*?[]/g, (c) => `[${c}]`);
 }
 
+/**
+ * `regex` / `iregex`. MySQL and MariaDB (PCRE / ICU) honour the inline `(?-i)` / `(?i)` flags
+ * whatever the column's collation, so the case rule does not depend on the schema. Django makes
+ * SQLite answer by registering a REGEXP function in Python; node's sqlite3 driver cannot register
+ * functions and the bundled SQLite has none, so the lookup is refused there with a clear error.
+ */
+function regexSql(dialect: SqlDialect, ref: string, lookup: 'regex' | 'iregex', pattern: string): string {
+  if (dialect.vendor === 'sqlite') {
+    throw new NotSupportedError(
+      `The '${lookup}' lookup is not supported by the SQLite backend: node's sqlite3 driver cannot ` +
+        'register a REGEXP function. Use MySQL/MariaDB, or a contains/startswith lookup.',
+    );
+  }
+  return `${ref} REGEXP ${dialect.escape(`${lookup === 'regex' ? '(?-i)' : '(?i)'}${pattern}`)}`;
+}
+
 /** The SQL for one lookup on one column reference. */
 function leafSql(dialect: SqlDialect, ref: string, field: FieldInfo, lookup: string, raw: unknown): string {
   const e = (v: unknown): string => dialect.escape(v);
@@ -151,6 +167,7 @@ function leafSql(dialect: SqlDialect, ref: string, field: FieldInfo, lookup: str
     default: break;
   }
   const text = String(pkOf(raw));
+  if (lookup === 'regex' || lookup === 'iregex') return regexSql(dialect, ref, lookup, text);
   if (lookup === 'iexact') return `LOWER(${ref}) = LOWER(${e(text)})`;
   const [before, after] =
     lookup.endsWith('contains') ? ['%', '%'] : lookup.endsWith('startswith') ? ['', '%'] : ['%', ''];

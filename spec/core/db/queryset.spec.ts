@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { useTestDatabase, captureDataQueries, withRollback } from '../../../lib/core/db/testing';
-import { Q, Manager, QuerySet, FieldError, ValueError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError, postSave, preSave, postDelete } from '../../../lib/core/db';
+import { Q, Manager, QuerySet, FieldError, ValueError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError, NotSupportedError, getVendor, postSave, preSave, postDelete } from '../../../lib/core/db';
 import { LibAuthor, LibAuthorManager, LibBook, LibTag } from './library/models';
 import { useTestApps, rejects } from './helpers';
 
@@ -58,6 +58,27 @@ test('filter :: text lookups are case-(in)sensitive and escape % and _', async (
   assert.equal(await titles(LibBook.objects.filter({ title__iendswith: 'MA' })), ['gamma']);
   assert.equal(await titles(LibBook.objects.filter({ title__iexact: 'GAMMA' })), ['gamma']);
   assert.equal(await titles(LibBook.objects.filter({ title__contains: "'; DROP TABLE library_book; --" })), []);
+  assert.is(await LibBook.objects.count(), 3);
+});
+
+test('filter :: regex / iregex (MySQL REGEXP; SQLite refuses with NotSupportedError)', async () => {
+  if (getVendor() === 'sqlite') {
+    const error = await rejects(() => LibBook.objects.filter({ title__regex: '^b' }).fetch(), NotSupportedError);
+    assert.match(error.message, /'regex' lookup is not supported by the SQLite backend/);
+    await rejects(() => LibBook.objects.filter({ author__name__iregex: 'ann' }).count(), NotSupportedError);
+    // Building the queryset is lazy: only running it fails.
+    LibBook.objects.filter({ title__iregex: 'x' });
+    return;
+  }
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: '^[a-b]' }).orderBy('id')), ['beta_one']);
+  assert.equal(await titles(LibBook.objects.filter({ title__iregex: '^[a-b]' }).orderBy('id')), ['Alpha 100%', 'beta_one']);
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: 'ALPHA' })), []);
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: '\\d+%$' })), ['Alpha 100%']);
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: 'a_o' })), ['beta_one']);
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: '^a%' })), []);
+  assert.equal(await titles(LibBook.objects.filter({ title__regex: "'; DROP TABLE library_book; --" })), []);
+  assert.equal(await titles(LibBook.objects.filter({ author__name__iregex: '^ANN' }).orderBy('id')), ['Alpha 100%', 'beta_one']);
+  assert.equal(await titles(LibBook.objects.exclude({ title__iregex: 'A' }).orderBy('id')), []);
   assert.is(await LibBook.objects.count(), 3);
 });
 
