@@ -3,7 +3,7 @@
  * `RemoteUserMiddleware` logs in the user named by the web server's `REMOTE_USER`.
  */
 import { ImproperlyConfigured } from '../../lib/core/conf';
-import type { HttpRequest, HttpResponse } from '../../lib/core/http';
+import type { AuthUser, HttpRequest, HttpResponse } from '../../lib/core/http';
 import { authenticate, getUser, login, logout, BACKEND_SESSION_KEY } from './index';
 import { loadBackend } from './backendRegistry';
 import { RemoteUserBackend } from './backends';
@@ -24,7 +24,23 @@ export class AuthenticationMiddleware {
         "The Django authentication middleware requires session middleware to be installed. Edit your MIDDLEWARE setting to insert 'contrib.sessions.middleware.SessionMiddleware' before 'contrib.auth.middleware.AuthenticationMiddleware'.",
       );
     }
-    request.user = await getUser(request);
+    const session = request.session;
+    const wasAccessed = session.accessed;
+    let user = await getUser(request);
+    // As the host framework's lazy `request.user`: the session counts as read (`Vary: Cookie`)
+    // only once something reads the user, not because the middleware loaded it ahead of time.
+    if (!session.modified) session.accessed = wasAccessed;
+    Object.defineProperty(request, 'user', {
+      configurable: true,
+      enumerable: true,
+      get: () => {
+        session.accessed = true;
+        return user;
+      },
+      set: (value: AuthUser) => {
+        user = value;
+      },
+    });
     return this.getResponse(request);
   }
 }
