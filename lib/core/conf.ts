@@ -70,6 +70,12 @@ export interface ProjectSettings {
   SERVER_KEEP_ALIVE_TIMEOUT: number;
   /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
   ACCESS_LOG: boolean;
+  /**
+   * Log 500s (`Internal Server Error: <path>` and the stack) and suspicious 400s to stderr, as
+   * Django's `django.request` logger does. `null` (the default) logs unless the environment sets
+   * `API_FRAMEWORK_QUIET=1` (the test setup does, so expected failures stay out of test output).
+   */
+  LOG_SERVER_ERRORS: boolean | null;
   /** The API framework's namespace, read through `lib/settings.ts`'s `apiSettings`. */
   API_FRAMEWORK: Record<string, unknown>;
   [key: string]: unknown;
@@ -128,6 +134,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   SERVER_REQUEST_TIMEOUT: 60,
   SERVER_KEEP_ALIVE_TIMEOUT: 5,
   ACCESS_LOG: true,
+  LOG_SERVER_ERRORS: null,
   API_FRAMEWORK: {},
 };
 

@@ -85,6 +85,16 @@ export function logError(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
+/**
+ * Whether request errors (500s, suspicious 400s) are logged: `LOG_SERVER_ERRORS`, or when it
+ * is null, unless the environment sets `API_FRAMEWORK_QUIET=1`.
+ */
+export function shouldLogServerErrors(): boolean {
+  const value = settings.LOG_SERVER_ERRORS;
+  if (value === true || value === false) return value;
+  return process.env.API_FRAMEWORK_QUIET !== '1';
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error);
 }
@@ -113,10 +123,10 @@ export async function responseForException(request: HttpRequest, error: unknown)
   if (error instanceof PermissionDenied) return callErrorHandler(403, request, error);
   if (error instanceof RequestDataTooBig) return requestTooBig(request, error);
   if (error instanceof SuspiciousOperation) {
-    logError(`Bad Request: ${error.name}: ${error.message}`);
+    if (shouldLogServerErrors()) logError(`Bad Request: ${error.name}: ${error.message}`);
     return callErrorHandler(400, request, error);
   }
-  logError(`Internal Server Error: ${request.path}\n${describe(error)}`);
+  if (shouldLogServerErrors()) logError(`Internal Server Error: ${request.path}\n${describe(error)}`);
   return callErrorHandler(500, request, error);
 }
 

@@ -34,7 +34,7 @@ async function text(body: { text(): Promise<string> }): Promise<string> {
   return body.text();
 }
 
-/** Stderr is noisy when views fail on purpose; keep it quiet for that call. */
+/** Stderr is noisy when views fail on purpose; capture it (with error logging on) for that call. */
 async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; output: string }> {
   const original = process.stderr.write.bind(process.stderr);
   let output = '';
@@ -43,7 +43,8 @@ async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; output: st
     return true;
   }) as typeof process.stderr.write;
   try {
-    return { result: await fn(), output };
+    const result = await overrideSettings({ LOG_SERVER_ERRORS: true }, fn);
+    return { result, output };
   } finally {
     process.stderr.write = original;
   }
@@ -205,6 +206,27 @@ server('404 :: JSON body', async ({ client }) => {
   assert.is(res.statusCode, 404);
   assert.is(res.headers['content-type'], 'application/json');
   assert.is(await text(res.body), '{"detail":"Not found."}');
+});
+
+server('500 :: logging follows LOG_SERVER_ERRORS, and API_FRAMEWORK_QUIET when it is null', async ({ client }) => {
+  const quiet = process.env.API_FRAMEWORK_QUIET;
+  try {
+    process.env.API_FRAMEWORK_QUIET = '1';
+    let run = await quietly(() => overrideSettings({ LOG_SERVER_ERRORS: null }, () => client.request({ path: '/boom/', method: 'GET' })));
+    assert.is(run.result.statusCode, 500);
+    await run.result.body.text();
+    assert.is(run.output, '');
+    delete process.env.API_FRAMEWORK_QUIET;
+    run = await quietly(() => overrideSettings({ LOG_SERVER_ERRORS: null }, () => client.request({ path: '/boom/', method: 'GET' })));
+    await run.result.body.text();
+    assert.match(run.output, /Internal Server Error: \/boom\//);
+    run = await quietly(() => overrideSettings({ LOG_SERVER_ERRORS: false }, () => client.request({ path: '/boom/', method: 'GET' })));
+    await run.result.body.text();
+    assert.is(run.output, '');
+  } finally {
+    if (quiet === undefined) delete process.env.API_FRAMEWORK_QUIET;
+    else process.env.API_FRAMEWORK_QUIET = quiet;
+  }
 });
 
 server('500 :: a throwing view -> JSON 500, logged, and the server keeps serving', async ({ client }) => {
