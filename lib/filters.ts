@@ -35,10 +35,8 @@ export interface FilterView {
   serializerClass?: unknown;
 }
 
-type ModelCtorOf = Parameters<typeof getFieldInfo>[0];
-
 function modelInfoOf(queryset: GenericQuerySet<unknown>): ModelInfo {
-  return getFieldInfo(queryset.model as ModelCtorOf);
+  return getFieldInfo(queryset.model);
 }
 
 /** Where a `__`-separated field path leads: the final concrete field and whether it crossed a to-many relation. */

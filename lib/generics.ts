@@ -12,6 +12,7 @@ import assert from 'node:assert';
 import { NotFound } from './exceptions';
 import { ObjectDoesNotExist, ValueError } from './core/db/errors';
 import type { Q, Lookups } from './core/db/q';
+import type { AnyModelClass } from './core/db/fieldInfo';
 import type { BasePagination, Paginatable } from './pagination';
 import type { Request } from './request';
 import type { Response } from './response';
@@ -27,7 +28,7 @@ import {
 
 /** What generic views need of a queryset. `QuerySet<M>` satisfies it. */
 export interface GenericQuerySet<M> {
-  readonly model: unknown;
+  readonly model: AnyModelClass;
   all(): GenericQuerySet<M>;
   filter(lookups: Lookups | Q): GenericQuerySet<M>;
   get(lookups?: Lookups | Q): Promise<M>;

@@ -10,7 +10,7 @@
  * const page = await paginator.paginateQueryset(Snippet.objects.all(), request, this);
  * return paginator.getPaginatedResponse(await new SnippetSerializer(page, { many: true }).getData());
  */
-import { getFieldInfo } from './core/db/fieldInfo';
+import { getFieldInfo, type AnyModelClass } from './core/db/fieldInfo';
 import { gettext } from './core/i18n';
 import { NotFound } from './exceptions';
 import type { Request } from './request';
@@ -31,7 +31,7 @@ export interface SliceableQuery<T> {
 export interface OrderableQuery<T> extends SliceableQuery<T> {
   orderBy(...fields: string[]): OrderableQuery<T>;
   filter(lookups: Record<string, unknown>): OrderableQuery<T>;
-  readonly model?: unknown;
+  readonly model?: AnyModelClass;
 }
 
 /** A list to paginate: a queryset, or an in-memory array. */
@@ -759,7 +759,7 @@ export class CursorPagination extends BasePagination {
    * runs on dates and numbers rather than text. Override for custom field types.
    */
   coercePosition(queryset: OrderableQuery<unknown>, field: string, position: string): unknown {
-    const info = queryset.model ? getFieldInfo(queryset.model as Parameters<typeof getFieldInfo>[0]) : null;
+    const info = queryset.model ? getFieldInfo(queryset.model) : null;
     const type = (field === 'pk' ? info?.pk : info?.getField(field))?.type ?? '';
     if (type === 'DATE') {
       const date = new Date(position);
