@@ -198,7 +198,14 @@ let lastGetters: Set<string> | null = null;
 
 /** Whether a Sequelize model class defines a custom getter for `attr` (then read through it). */
 function hasCustomGetter(instance: object, attr: string): boolean {
-  const ctor = instance.constructor as unknown as object;
+  return classHasCustomGetter(instance.constructor as unknown as object, attr);
+}
+
+/**
+ * Whether instances of the model class `ctor` must read `attr` through a custom getter
+ * rather than straight from `dataValues` (computed once per class).
+ */
+export function classHasCustomGetter(ctor: object, attr: string): boolean {
   if (ctor === lastGetterClass) return (lastGetters as Set<string>).has(attr);
   let getters = customGetterCache.get(ctor);
   if (!getters) {
@@ -1061,13 +1068,8 @@ export class DateTimeField extends Field {
     const date = value instanceof Date ? value : new Date(value as number);
     const zone = this.defaultTimezone();
     if (zone === 'UTC' && outputFormat.toLowerCase() === ISO_8601) {
-      // Fast path for the common case: the ISO string of a UTC instant, microseconds as Python prints them.
-      const year = date.getUTCFullYear();
-      if (year >= 1 && year <= 9999) {
-        const iso = date.toISOString();
-        const ms = date.getUTCMilliseconds();
-        return ms ? `${iso.slice(0, 19)}.${iso.slice(20, 23)}000Z` : `${iso.slice(0, 19)}Z`;
-      }
+      const text = utcIsoString(date);
+      if (text !== null) return text;
     }
     const { parts, offsetMinutes } = toZonedParts(date, zone ?? 'UTC');
     const offset = zone === null ? null : offsetMinutes;
@@ -1077,6 +1079,18 @@ export class DateTimeField extends Field {
 }
 
 const ISO_DATETIME = 'YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]';
+
+/**
+ * The ISO 8601 text of a UTC instant as the original prints it (`2024-01-02T03:04:05Z`, or
+ * `.001000Z` with microseconds); null for an invalid date or a year outside 1..9999.
+ */
+export function utcIsoString(date: Date): string | null {
+  const year = date.getUTCFullYear();
+  if (!(year >= 1 && year <= 9999)) return null;
+  const iso = date.toISOString();
+  // Years 1..9999 print as four digits, so the layout is fixed: 2024-01-02T03:04:05.678Z.
+  return date.getUTCMilliseconds() ? `${iso.slice(0, 23)}000Z` : `${iso.slice(0, 19)}Z`;
+}
 
 /** A calendar date, kept as a `'YYYY-MM-DD'` string. */
 export class DateField extends Field {

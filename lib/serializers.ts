@@ -30,10 +30,11 @@ import {
   setValue, SkipField, CharField, type FieldOptions,
 } from './fields';
 import {
-  HyperlinkedIdentityField, HyperlinkedRelatedField, ManyRelatedField, PKOnlyObject, PrimaryKeyRelatedField,
+  HyperlinkedIdentityField, HyperlinkedRelatedField, ManyRelatedField, PrimaryKeyRelatedField,
   RelatedField, SlugRelatedField,
 } from './relations';
 import { UniqueTogetherValidator, formatMessage, type Validator } from './validators';
+import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
 import { isHtmlInput, parseHtmlDict, parseHtmlList, htmlHas, type MultiValueInput } from './utils/html';
 import {
@@ -323,20 +324,27 @@ export type DeclaredFields = Record<string, Field | null>;
 
 const declaredFieldsCache = new WeakMap<object, Map<string, Field>>();
 
-/** The declared fields of a serializer class, inherited ones first (computed once per class). */
+/**
+ * The declared fields of a serializer class, inherited ones first (computed once per class).
+ * A redeclared inherited field keeps its place, as in the original.
+ */
 export function getDeclaredFields(cls: object): Map<string, Field> {
   let fields = declaredFieldsCache.get(cls);
   if (fields) return fields;
   const parent = Object.getPrototypeOf(cls) as object | null;
   const inherited = parent && parent !== Function.prototype && parent !== BaseSerializer ? getDeclaredFields(parent) : new Map<string, Field>();
   const own = Object.prototype.hasOwnProperty.call(cls, 'fields') ? (cls as { fields?: DeclaredFields }).fields ?? {} : {};
-  fields = new Map();
-  for (const [name, field] of inherited) if (!(name in own)) fields.set(name, field);
   for (const [name, field] of Object.entries(own)) {
-    if (field === null) continue;
-    assert(field instanceof Field, `\`${name}\` in ${(cls as { name?: string }).name}.fields is not a field instance.`);
-    fields.set(name, field);
+    assert(field === null || field instanceof Field, `\`${name}\` in ${(cls as { name?: string }).name}.fields is not a field instance.`);
   }
+  // As the original: inherited fields first, in their order; a field redeclared here keeps
+  // its inherited place, `null` removes it; new fields follow in declaration order.
+  fields = new Map();
+  for (const [name, field] of inherited) {
+    if (!Object.prototype.hasOwnProperty.call(own, name)) fields.set(name, field);
+    else if (own[name] !== null) fields.set(name, own[name] as Field);
+  }
+  for (const [name, field] of Object.entries(own)) if (field !== null && !fields.has(name)) fields.set(name, field);
   declaredFieldsCache.set(cls, fields);
   return fields;
 }
@@ -357,6 +365,7 @@ export class Serializer extends BaseSerializer {
   };
   private boundFields: BindingDict<Field> | undefined;
   private readable: Field[] | undefined;
+  private plan: RepresentationPlan | undefined;
   private writable: WritableEntry[] | undefined;
   private relationTree: Map<ModelCtor, RelationTree> | undefined;
 
@@ -364,6 +373,7 @@ export class Serializer extends BaseSerializer {
     const clone = super.copy();
     clone.boundFields = undefined;
     clone.readable = undefined;
+    clone.plan = undefined;
     clone.writable = undefined;
     clone.relationTree = undefined;
     return clone;
@@ -504,22 +514,14 @@ export class Serializer extends BaseSerializer {
     return ret;
   }
 
+  /**
+   * The primitive representation of `instance`: each readable field's value, in order. Runs
+   * the plan compiled from the readable fields on first use (see `utils/representationPlan`).
+   */
   override toRepresentation(instance: unknown): Record<string, unknown> {
-    const ret: Record<string, unknown> = {};
-    const fields = this.readableFields;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i];
-      let attribute: unknown;
-      try {
-        attribute = field.getAttribute(instance);
-      } catch (error) {
-        if (error instanceof SkipField) continue;
-        throw error;
-      }
-      const checkForNone = attribute instanceof PKOnlyObject ? attribute.pk : attribute;
-      ret[field.fieldName] = checkForNone === null || checkForNone === undefined ? null : field.toRepresentation(attribute);
-    }
-    return ret;
+    let plan = this.plan;
+    if (plan === undefined) plan = this.plan = new RepresentationPlan(this.readableFields);
+    return plan.represent(instance);
   }
 
   override get data(): ReturnDict {
@@ -744,6 +746,11 @@ export class ListSerializer extends BaseSerializer {
   override toRepresentation(data: unknown): unknown[] {
     assert(!isQuerySetLike(data), 'A QuerySet must be fetched before it is represented: use `await serializer.getData()`.');
     const child = this.child;
+    if (Array.isArray(data)) {
+      const out = new Array<unknown>(data.length);
+      for (let i = 0; i < data.length; i++) out[i] = child.toRepresentation(data[i]);
+      return out;
+    }
     const out: unknown[] = [];
     for (const item of data as Iterable<unknown>) out.push(child.toRepresentation(item));
     return out;

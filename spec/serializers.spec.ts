@@ -6,7 +6,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ValidationError } from '../lib/exceptions';
 import { overrideSettings } from '../lib/core/conf';
-import { BooleanField, CharField, HiddenField, CurrentUserDefault, IntegerField, ListField, SerializerMethodField, ReadOnlyField } from '../lib/fields';
+import {
+  BooleanField, CharField, ChoiceField, DateTimeField, HiddenField, CurrentUserDefault, IntegerField, ListField, SerializerMethodField,
+  ReadOnlyField,
+} from '../lib/fields';
 import { ListSerializer, Serializer, type DeclaredFields } from '../lib/serializers';
 
 function plain(value: unknown): unknown {
@@ -43,10 +46,16 @@ const test = suite('serializers :: Serializer');
 
 test('declared fields :: order, inheritance, override and removal with null', () => {
   class Child extends CommentSerializer {
-    static override fields = { content: null, extra: new BooleanField({ required: false }), email: new CharField() };
+    static override fields: DeclaredFields = { content: null, extra: new BooleanField({ required: false }), email: new CharField() };
   }
   assert.equal([...new CommentSerializer().fields.keys()], ['email', 'content', 'rating']);
-  assert.equal([...new Child().fields.keys()], ['rating', 'extra', 'email']);
+  // As DRF 3.14: a redeclared inherited field keeps its place; new fields come last.
+  assert.equal([...new Child().fields.keys()], ['email', 'rating', 'extra']);
+  class Grandchild extends Child {
+    static override fields: DeclaredFields = { more: new CharField(), rating: new CharField(), email: null };
+  }
+  assert.equal([...new Grandchild().fields.keys()], ['rating', 'extra', 'more']);
+  assert.is(new Grandchild().fields.get('rating')?.constructor, CharField);
   assert.is(new Child().fields.get('email')?.constructor, CharField);
   assert.is((new CommentSerializer().fields.get('email') as CharField).maxLength, 20);
   // Each instance binds its own copies; the class's fields stay unbound.
@@ -262,6 +271,151 @@ nested('write :: validated nested data; errors nested by field and index', async
   assert.equal(plain(nulls.errors), { artist: ['This field may not be null.'] });
 });
 
+const compiled = suite('serializers :: compiled representation');
+
+compiled('rows of any kind read as the generic reader does: objects, Maps, class instances, getters, callables', () => {
+  class Person {
+    address = { city: 'Nice' };
+    constructor(readonly first: string) {}
+    get display(): string { return `<${this.first}>`; }
+    greet(): string { return `hi ${this.first}`; }
+  }
+  class PersonSerializer extends Serializer {
+    static fields = {
+      first: new CharField(),
+      display: new CharField(),
+      greet: new CharField(),
+      city: new CharField({ source: 'address.city' }),
+    };
+  }
+  const rows: unknown[] = [
+    { first: 'ann', display: 'A', greet(this: { first: string }) { return `yo ${this.first}`; }, address: { city: 'Oslo' } },
+    new Map<string, unknown>([['first', 'bob'], ['display', 'B'], ['greet', 'g'], ['address', new Map([['city', 'Rome']])]]),
+    new Person('cy'),
+    { first: 'dee', display: 'D', greet: 'hey', address: { city: 'Bonn' } },
+  ];
+  assert.equal(PersonSerializer.many(rows).data, [
+    { first: 'ann', display: 'A', greet: 'yo ann', city: 'Oslo' },
+    { first: 'bob', display: 'B', greet: 'g', city: 'Rome' },
+    { first: 'cy', display: '<cy>', greet: 'hi cy', city: 'Nice' },
+    { first: 'dee', display: 'D', greet: 'hey', city: 'Bonn' },
+  ]);
+  // A Map answers its entries, never its own properties.
+  class SizeSerializer extends Serializer {
+    static fields = { size: new CharField() };
+  }
+  assert.equal(SizeSerializer.many([{ size: 'L' }, new Map([['size', 'S'], ['other', 'x']])]).data, [{ size: 'L' }, { size: 'S' }]);
+});
+
+compiled('missing values per row: skipped field, default, allowNull, undefined and null; missing required fails', () => {
+  class RowSerializer extends Serializer {
+    static fields = {
+      a: new CharField(),
+      b: new CharField({ required: false }),
+      c: new IntegerField({ default: 7 }),
+      d: new CharField({ allowNull: true }),
+    };
+  }
+  const data = RowSerializer.many([
+    { a: '1', b: 'x', c: 1, d: 'q' },
+    { a: '2' },
+    { a: '3', b: undefined, c: null, d: null },
+  ]).data as Array<Record<string, unknown>>;
+  assert.equal(data, [{ a: '1', b: 'x', c: 1, d: 'q' }, { a: '2', c: 7, d: null }, { a: '3', b: null, c: null, d: null }]);
+  assert.equal(data.map((row) => Object.keys(row)), [['a', 'b', 'c', 'd'], ['a', 'c', 'd'], ['a', 'b', 'c', 'd']]);
+  assert.throws(() => RowSerializer.many([{ a: '1' }, { b: 'no a' }]).data,
+    (error: Error) => error.message.startsWith('Got AttributeError when attempting to get a value for field `a` on serializer `RowSerializer`.')
+      && error.message.endsWith("Original exception text was: 'dict' object has no attribute 'a'."));
+});
+
+compiled('conversions equal each field type\'s toRepresentation(), fast path or not', () => {
+  class Upper extends CharField {
+    override toRepresentation(value: unknown): string { return String(value).toUpperCase(); }
+  }
+  class ConvSerializer extends Serializer {
+    static fields = {
+      text: new CharField(),
+      upper: new Upper(),
+      num: new IntegerField(),
+      flag: new BooleanField(),
+      maybe: new BooleanField({ allowNull: true }),
+      kind: new ChoiceField({ choices: [[1, 'One'], [2, 'Two']] }),
+      status: new ChoiceField({ choices: ['draft', 'live'] }),
+      when: new DateTimeField(),
+      day: new DateTimeField({ format: '%Y/%m/%d' }),
+      raw: new DateTimeField({ format: null }),
+    };
+  }
+  const when = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6));
+  const rows = [
+    { text: 12, upper: 'abc', num: '42', flag: 'yes', maybe: 'null', kind: '1', status: 'other', when, day: when, raw: '' },
+    { text: 'x', upper: 1.5, num: 3.9, flag: 0, maybe: true, kind: 2, status: 'live', when: '2024-01-01T00:00:00Z', day: when, raw: when },
+    { text: true, upper: 'q', num: -2.5, flag: false, maybe: null, kind: 3, status: '', when: new Date(Date.UTC(2024, 5, 1)), day: null, raw: null },
+  ];
+  const data = ConvSerializer.many(rows).data;
+  assert.equal(data, [
+    { text: '12', upper: 'ABC', num: 42, flag: true, maybe: null, kind: 1, status: 'other', when: '2024-01-02T03:04:05.006000Z',
+      day: '2024/01/02', raw: null },
+    { text: 'x', upper: '1.5', num: 3, flag: false, maybe: true, kind: 2, status: 'live', when: '2024-01-01T00:00:00Z',
+      day: '2024/01/02', raw: when },
+    { text: 'True', upper: 'Q', num: -2, flag: false, maybe: null, kind: 3, status: '', when: '2024-06-01T00:00:00Z', day: null, raw: null },
+  ]);
+  // Every value equals what the field's own method answers.
+  const serializer = new ConvSerializer();
+  for (const row of rows) {
+    const expected: Record<string, unknown> = {};
+    for (const field of serializer.readableFields) {
+      const value = (row as Record<string, unknown>)[field.fieldName];
+      expected[field.fieldName] = value === null ? null : field.toRepresentation(value);
+    }
+    assert.equal(serializer.toRepresentation(row), expected);
+  }
+});
+
+compiled('settings are read when the serializer is built: time zone and DATETIME_FORMAT overrides', () => {
+  class WhenSerializer extends Serializer {
+    static fields = { when: new DateTimeField() };
+  }
+  const row = { when: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)) };
+  let restore = overrideSettings.enter({ USE_TZ: true, TIME_ZONE: 'Europe/Paris' });
+  try {
+    assert.equal(WhenSerializer.many([row]).data, [{ when: '2024-01-02T04:04:05+01:00' }]);
+  } finally {
+    restore();
+  }
+  restore = overrideSettings.enter({ API_FRAMEWORK: { DATETIME_FORMAT: '%d.%m.%Y %H:%M' } });
+  try {
+    assert.equal(new WhenSerializer(row).data, { when: '02.01.2024 03:04' });
+  } finally {
+    restore();
+  }
+  assert.equal(new WhenSerializer(row).data, { when: '2024-01-02T03:04:05Z' });
+});
+
+compiled('re-entrant use and unusual field names', () => {
+  interface Node { name: string; children: Node[] }
+  class TreeSerializer extends Serializer {
+    static fields = { name: new CharField(), children: new SerializerMethodField() };
+
+    getChildren(node: Node): unknown[] {
+      return node.children.map((child) => this.toRepresentation(child));
+    }
+  }
+  const tree: Node = { name: 'root', children: [{ name: 'a', children: [{ name: 'b', children: [] }] }, { name: 'c', children: [] }] };
+  assert.equal(new TreeSerializer(tree).data, tree);
+  class OddSerializer extends Serializer {
+    static fields = {
+      'first-name': new CharField({ source: 'first' }),
+      0: new IntegerField({ source: 'n' }),
+      constructor: new ReadOnlyField({ source: 'k' }),
+    };
+  }
+  const data = OddSerializer.many([{ first: 'ann', n: '5', k: 'kk' }]).data as Array<Record<string, unknown>>;
+  assert.equal(data, [{ 'first-name': 'ann', 0: 5, constructor: 'kk' }]);
+  assert.equal(Object.keys(data[0]), ['0', 'first-name', 'constructor']);
+});
+
 test.run();
 many.run();
 nested.run();
+compiled.run();

@@ -1,0 +1,215 @@
+/**
+ * The compiled output side of a serializer: what `Serializer.toRepresentation()` runs for
+ * every row. Built once per bound serializer (so once per list, not once per row) from its
+ * readable fields:
+ *
+ * - each field's `source` path is split once, and read straight from Sequelize `dataValues`
+ *   (or plain objects), one segment after another, with a per-segment cache of the model
+ *   class last seen, so custom getters are looked up once per class, not per row;
+ * - common field types whose `toRepresentation()` is not overridden (CharField, IntegerField,
+ *   BooleanField, ChoiceField with string choices, ReadOnlyField, DateTimeField in UTC with
+ *   ISO 8601 output) convert values inline; their settings are resolved when the plan is built;
+ * - anything unusual on a row (a missing attribute, a callable, a custom getter, a `Map`, a
+ *   field overriding `getAttribute()`) falls back to the field's own methods for that value,
+ *   so the output, errors and `SkipField` handling are exactly the generic ones;
+ * - rows are built as object literals by a constructor generated from the field names
+ *   (developer-declared, never user input; keys are JSON-quoted), giving every row object
+ *   the same shape in field order. A row with a skipped field is built key by key instead.
+ */
+import {
+  BooleanField, CharField, ChoiceField, classHasCustomGetter, DateTimeField, Field, IntegerField, ReadOnlyField,
+  SkipField, utcIsoString,
+} from '../fields';
+import { PKOnlyObject } from '../relations';
+import { apiSettings, ISO_8601 } from '../settings';
+
+/** How a value read for a field becomes its representation. */
+const enum Convert {
+  /** `field.toRepresentation(value)`, after the `PKOnlyObject`/null check. */
+  Generic,
+  /** The value itself (ReadOnlyField). */
+  Identity,
+  /** Strings as they are (CharField and subclasses; ChoiceField whose choices are strings). */
+  Text,
+  /** Integral numbers as they are (IntegerField). */
+  Integer,
+  /** Booleans as they are (BooleanField). */
+  Boolean,
+  /** Dates as UTC ISO 8601 text (DateTimeField, ISO output, UTC zone). */
+  UtcIso,
+}
+
+/** Marks "read the generic way" (fast read not possible) and "leave the field out". */
+const MISS: unique symbol = Symbol('miss');
+const SKIP: unique symbol = Symbol('skip');
+
+/** One readable field, compiled. */
+interface Entry {
+  readonly name: string;
+  readonly field: Field;
+  /** The `source` path; null when the field reads through its own `getAttribute()`. */
+  readonly attrs: readonly string[] | null;
+  /** Per path segment: the model class whose `dataValues` may be read directly for it. */
+  readonly directClasses: unknown[];
+  readonly convert: Convert;
+}
+
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/** A serializer's readable fields compiled for fast, repeated `represent()` calls. */
+export class RepresentationPlan {
+  private readonly entries: Entry[];
+  /** Scratch space for one row's values; a re-entrant call (a method field representing
+   * another object with the same serializer) gets its own. */
+  private readonly values: unknown[];
+  private busy = false;
+  private readonly build: RowBuilder | null;
+
+  /** Compile `fields` (the readable, bound fields of one serializer, in output order). */
+  constructor(fields: readonly Field[]) {
+    this.entries = fields.map(compileEntry);
+    this.values = new Array<unknown>(fields.length);
+    this.build = rowBuilder(this.entries.map((entry) => entry.name));
+  }
+
+  /** The representation of one object: field name -> primitive value, in field order. */
+  represent(instance: unknown): Record<string, unknown> {
+    if (this.busy) return this.representInto(instance, new Array<unknown>(this.entries.length));
+    this.busy = true;
+    try {
+      return this.representInto(instance, this.values);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private representInto(instance: unknown, values: unknown[]): Record<string, unknown> {
+    const entries = this.entries;
+    const count = entries.length;
+    let skipped = false;
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i];
+      let value: unknown = entry.attrs === null ? MISS : readPath(entry, instance);
+      if (value === MISS) value = readGeneric(entry.field, instance);
+      if (value === SKIP) {
+        skipped = true;
+        values[i] = SKIP;
+        continue;
+      }
+      values[i] = value === null || value === undefined ? null : convert(entry, value);
+    }
+    if (this.build !== null && !skipped) return this.build(values);
+    const ret: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) if (values[i] !== SKIP) ret[entries[i].name] = values[i];
+    return ret;
+  }
+}
+
+function compileEntry(field: Field): Entry {
+  const direct = field.getAttribute === Field.prototype.getAttribute;
+  return {
+    name: field.fieldName,
+    field,
+    attrs: direct ? [...field.sourceAttrs] : null,
+    directClasses: field.sourceAttrs.map(() => null),
+    convert: converterOf(field),
+  };
+}
+
+/** The inline conversion for `field`, when its `toRepresentation()` is a known, cheap one. */
+function converterOf(field: Field): Convert {
+  const method = field.toRepresentation;
+  if (method === ReadOnlyField.prototype.toRepresentation) return Convert.Identity;
+  if (method === CharField.prototype.toRepresentation) return Convert.Text;
+  if (method === IntegerField.prototype.toRepresentation) return Convert.Integer;
+  if (method === BooleanField.prototype.toRepresentation) return Convert.Boolean;
+  if (method === ChoiceField.prototype.toRepresentation && field instanceof ChoiceField) {
+    // A string value `s` is represented as the choice whose text is `s`, else as `s` itself:
+    // when every choice is a string, that is `s` either way.
+    for (const [text, value] of field.choiceStringsToValues) if (text !== value) return Convert.Generic;
+    return Convert.Text;
+  }
+  if (method === DateTimeField.prototype.toRepresentation && field instanceof DateTimeField) {
+    const format = field.format !== undefined ? field.format : apiSettings.DATETIME_FORMAT;
+    if (format !== null && format.toLowerCase() === ISO_8601 && field.defaultTimezone() === 'UTC') return Convert.UtcIso;
+  }
+  return Convert.Generic;
+}
+
+/**
+ * Read the source path the fast way: `dataValues` of model instances without a custom getter
+ * for the segment, own data of plain objects. Returns MISS whenever the generic reader might
+ * answer differently (missing or undefined values, callables, other kinds of objects).
+ */
+function readPath(entry: Entry, instance: unknown): unknown {
+  const attrs = entry.attrs as readonly string[];
+  let current = instance;
+  for (let i = 0; i < attrs.length; i++) {
+    if (current === null || typeof current !== 'object') return MISS;
+    const attr = attrs[i];
+    const dataValues = (current as { dataValues?: unknown }).dataValues;
+    let value: unknown;
+    if (dataValues !== null && typeof dataValues === 'object') {
+      const cls = current.constructor;
+      if (cls !== entry.directClasses[i]) {
+        if (classHasCustomGetter(cls, attr)) return MISS;
+        entry.directClasses[i] = cls;
+      }
+      value = (dataValues as Record<string, unknown>)[attr];
+    } else {
+      if (current.constructor !== Object) return MISS;
+      value = (current as Record<string, unknown>)[attr];
+    }
+    if (value === undefined || typeof value === 'function') return MISS;
+    current = value;
+  }
+  return current;
+}
+
+/** The field's own `getAttribute()`; SKIP when it asks to leave the field out. */
+function readGeneric(field: Field, instance: unknown): unknown {
+  try {
+    return field.getAttribute(instance);
+  } catch (error) {
+    if (error instanceof SkipField) return SKIP;
+    throw error;
+  }
+}
+
+function convert(entry: Entry, value: unknown): unknown {
+  switch (entry.convert) {
+    case Convert.Identity:
+      if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
+      return value;
+    case Convert.Text:
+      if (typeof value === 'string') return value;
+      break;
+    case Convert.Integer:
+      if (typeof value === 'number') return Math.trunc(value);
+      break;
+    case Convert.Boolean:
+      if (value === true || value === false) return value;
+      break;
+    case Convert.UtcIso:
+      if (value instanceof Date) {
+        const text = utcIsoString(value);
+        if (text !== null) return text;
+      }
+      break;
+    default:
+      if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
+  }
+  return entry.field.toRepresentation(value);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * A function building a row object from the values in field order, as one object literal.
+ * Null when a name cannot be a plain literal key (`__proto__` would set the prototype).
+ */
+function rowBuilder(names: readonly string[]): RowBuilder | null {
+  if (!names.length || names.includes('__proto__') || new Set(names).size !== names.length) return null;
+  const props = names.map((name, i) => `${IDENTIFIER.test(name) ? name : JSON.stringify(name)}: values[${i}]`);
+  return new Function('values', `return { ${props.join(', ')} };`) as RowBuilder;
+}
