@@ -132,7 +132,14 @@ class FileCollector {
   private tempPath: string | null = null;
   private out: ReturnType<typeof createWriteStream> | null = null;
 
-  constructor(private readonly maxMemory: number) {}
+  /**
+   * `onTempFile` is told the path of the temporary file as soon as it exists (the parsers
+   * register its removal with the request, so it goes when the request finishes).
+   */
+  constructor(
+    private readonly maxMemory: number,
+    private readonly onTempFile: (tempPath: string) => void = () => undefined,
+  ) {}
 
   async write(chunk: Buffer): Promise<void> {
     this.size += chunk.length;
@@ -140,6 +147,7 @@ class FileCollector {
       const dir = settings.FILE_UPLOAD_TEMP_DIR || os.tmpdir();
       this.tempPath = path.join(dir, `upload-${randomUUID()}.upload`);
       this.out = createWriteStream(this.tempPath);
+      this.onTempFile(this.tempPath);
       for (const previous of this.chunks) this.out.write(previous);
       this.chunks = [];
     }
@@ -158,6 +166,11 @@ class FileCollector {
     }
     return new ReceivedFile(name, contentType, this.size, charset, Buffer.concat(this.chunks), null);
   }
+}
+
+/** Remove `tempPath` when the request of `parserContext` finishes (a no-op without a request). */
+function removeWhenFinished(parserContext: ParserContext): (tempPath: string) => void {
+  return (tempPath) => parserContext.request?.httpRequest.addCleanup(() => fsp.rm(tempPath, { force: true }));
 }
 
 function paramOf(mediaType: string, name: string): string | undefined {
@@ -181,7 +194,7 @@ export class MultiPartParser extends BaseParser {
   readonly mediaType: string = 'multipart/form-data';
 
   /** Parse the stream as multipart: returns `DataAndFiles` (a `QueryDict` and the files). */
-  async parse(stream: Readable, mediaType: string, _parserContext: ParserContext): Promise<DataAndFiles> {
+  async parse(stream: Readable, mediaType: string, parserContext: ParserContext): Promise<DataAndFiles> {
     const boundary = paramOf(mediaType, 'boundary');
     if (!mediaType.toLowerCase().startsWith('multipart/')) {
       throw new ParseError(`Multipart form parse error - Invalid Content-Type: ${mediaType}`);
@@ -233,7 +246,7 @@ export class MultiPartParser extends BaseParser {
           fileStream.resume();
           return;
         }
-        const collector = new FileCollector(fileMemory);
+        const collector = new FileCollector(fileMemory, removeWhenFinished(parserContext));
         const done = (async () => {
           for await (const chunk of fileStream) await collector.write(chunk as Buffer);
           const charset = paramOf(`x;${info.mimeType ?? ''}`, 'charset') ?? null;
@@ -280,7 +293,7 @@ export class FileUploadParser extends BaseParser {
   async parse(stream: Readable, mediaType: string, parserContext: ParserContext): Promise<DataAndFiles> {
     const filename = this.getFilename(stream, mediaType, parserContext);
     if (!filename) throw new ParseError(this.errors.no_filename);
-    const collector = new FileCollector(settings.FILE_UPLOAD_MAX_MEMORY_SIZE);
+    const collector = new FileCollector(settings.FILE_UPLOAD_MAX_MEMORY_SIZE, removeWhenFinished(parserContext));
     for await (const chunk of stream) await collector.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
     const contentType = mediaType.split(';')[0].trim();
     const file = await collector.finish(filename, contentType, paramOf(mediaType, 'charset') ?? null);

@@ -10,7 +10,7 @@ import { getSessionStore } from '../contrib/sessions/middleware';
 import { settings } from './core/conf';
 import { withRollback } from './core/db/testing';
 import { handleRequest } from './core/handler';
-import { HttpRequest, HttpResponse, type AuthUser } from './core/http';
+import { HttpRequest, HttpResponse, StreamingHttpResponse, type AuthUser } from './core/http';
 import { runServer, type RunningServer } from './core/server';
 import { forceAuthenticate as forceRequestAuthentication } from './request';
 import { apiSettings } from './settings';
@@ -214,6 +214,25 @@ export function forceAuthenticate(request: HttpRequest, user: AuthUser | null = 
 }
 
 /** A response received by `APIClient`: the host response plus easy access to its body. */
+/**
+ * Run the request's cleanup hooks once the response is complete, as the server does after
+ * writing it: at once, or after the last chunk of a streaming response.
+ */
+async function finishRequest(request: HttpRequest, response: HttpResponse): Promise<void> {
+  if (response instanceof StreamingHttpResponse) {
+    const chunks = response.streamingContent;
+    response.streamingContent = (async function* finished(): AsyncGenerator<Buffer | string> {
+      try {
+        yield* chunks;
+      } finally {
+        await request.runCleanups();
+      }
+    })();
+    return;
+  }
+  await request.runCleanups();
+}
+
 export class TestResponse {
   constructor(
     /** The response the project answered with. */
@@ -369,6 +388,7 @@ export class APIClient {
       forceRequestAuthentication(request, this.forceUser, this.forceToken);
     }
     const response = await handleRequest(request);
+    await finishRequest(request, response);
     this.storeCookies(response);
     // The server sends no body for HEAD; the in-process answer must not either.
     if (request.method === 'HEAD') response.content = '';

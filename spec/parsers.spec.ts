@@ -9,6 +9,9 @@ import { FileUploadParser, FormParser, JSONParser, MultiPartParser, ReceivedFile
 import type { Request } from '../lib/request';
 import { Response } from '../lib/response';
 import { APIView } from '../lib/views';
+import { APIClient, startLiveServer } from '../lib/test';
+import { path as urlPath } from '../lib/core/urls';
+import { request as undiciRequest } from 'undici';
 
 const test = suite('parsers');
 let restore: () => void;
@@ -143,6 +146,69 @@ test('multipart :: large files go to a temporary file', async () => {
     assert.is((await file.read()).toString(), 'x'.repeat(100));
     await file.close();
     assert.not.ok(existsSync(file.path as string));
+  });
+});
+
+/** Records the temporary file of `doc` while the view runs; `?fail=1` then raises (a 500). */
+const tempSeen: { path: string | null; existed: boolean } = { path: null, existed: false };
+
+class TempFileView extends APIView {
+  override parserClasses = [MultiPartParser, FileUploadParser];
+  async post(request: Request) {
+    const file = request.files.get('doc') as ReceivedFile;
+    tempSeen.path = file.path;
+    tempSeen.existed = file.path !== null && existsSync(file.path);
+    if (request.queryParams.get('fail')) throw new Error('the view failed after the upload');
+    return new Response({ size: file.size });
+  }
+
+  async put(request: Request) {
+    const file = request.files.get('file') as ReceivedFile;
+    tempSeen.path = file.path;
+    tempSeen.existed = file.path !== null && existsSync(file.path);
+    return new Response({ size: file.size });
+  }
+}
+
+/** The URL conf of the temporary-file tests (ROOT_URLCONF = 'spec/parsers.spec'). */
+export const urlpatterns = [urlPath('temp/', TempFileView.asView()), urlPath('temp/<str:filename>', TempFileView.asView())];
+
+test('temp files :: removed when the request finishes (test client, success, 500, file upload)', async () => {
+  await overrideSettings({ FILE_UPLOAD_MAX_MEMORY_SIZE: 10, ROOT_URLCONF: 'spec/parsers.spec' }, async () => {
+    const client = new APIClient();
+    const upload = multipart([{ name: 'doc', filename: 'big.bin', content: 'y'.repeat(200) }]);
+    const contentType = (upload.headers as Record<string, string>)['content-type'];
+    for (const url of ['/temp/', '/temp/?fail=1']) {
+      tempSeen.path = null;
+      const response = await client.generic('POST', url, upload.body as Buffer, contentType);
+      assert.is(response.status, url.includes('fail') ? 500 : 200);
+      assert.ok(tempSeen.path, 'the upload went to a temporary file');
+      assert.ok(tempSeen.existed, 'the file existed while the view ran');
+      assert.not.ok(existsSync(tempSeen.path as string), `the file is gone after the response (${url})`);
+    }
+    tempSeen.path = null;
+    const put = await client.generic('PUT', '/temp/big.txt', 'z'.repeat(50), 'text/plain');
+    assert.equal(put.json(), { size: 50 });
+    assert.ok(tempSeen.path && tempSeen.existed);
+    assert.not.ok(existsSync(tempSeen.path as string));
+  });
+});
+
+test('temp files :: removed after the server sent the response', async () => {
+  await overrideSettings({ FILE_UPLOAD_MAX_MEMORY_SIZE: 10, ROOT_URLCONF: 'spec/parsers.spec' }, async () => {
+    const live = await startLiveServer();
+    try {
+      tempSeen.path = null;
+      const upload = multipart([{ name: 'doc', filename: 'big.bin', content: 'w'.repeat(300) }]);
+      const response = await undiciRequest(`${live.url}/temp/`, { method: 'POST', body: upload.body as Buffer, headers: upload.headers as Record<string, string> });
+      assert.equal(await response.body.json(), { size: 300 });
+      assert.ok(tempSeen.path && tempSeen.existed);
+      // The cleanup runs right after the last byte was written; wait for the server's turn.
+      for (let i = 0; i < 200 && existsSync(tempSeen.path as string); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.not.ok(existsSync(tempSeen.path as string));
+    } finally {
+      await live.close();
+    }
   });
 });
 

@@ -339,6 +339,7 @@ export class HttpRequest {
   private bodyBuffer: Buffer | null = null;
   private streamed = false;
   private schemeHostCache: string | null = null;
+  private cleanups: Array<() => void | Promise<void>> | null = null;
 
   constructor(raw: IncomingMessage, options: { body?: Buffer } = {}) {
     this.raw = raw;
@@ -357,6 +358,33 @@ export class HttpRequest {
     this.pathInfo = this.path;
     this.headers = raw.headers;
     if (options.body) this.bodyBuffer = options.body;
+  }
+
+  /**
+   * Register `fn` to run when the request is finished (Django's `request_finished`): after the
+   * response was sent, whether the view succeeded or failed. The parsers register the removal
+   * of uploaded temporary files here. Hooks run in registration order; errors are logged.
+   */
+  addCleanup(fn: () => void | Promise<void>): void {
+    (this.cleanups ??= []).push(fn);
+  }
+
+  /**
+   * Run (once) the hooks registered with `addCleanup()`. The server calls it after writing the
+   * response and the test clients after handling it; callers of `handleRequest()` that do
+   * neither call it themselves.
+   */
+  async runCleanups(): Promise<void> {
+    const hooks = this.cleanups;
+    if (!hooks) return;
+    this.cleanups = null;
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        process.stderr.write(`Error in a request cleanup hook: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      }
+    }
   }
 
   /**

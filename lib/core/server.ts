@@ -179,8 +179,9 @@ export function createServer(options: ServerOptions = {}): http.Server {
     const started = process.hrtime.bigint();
     void (async () => {
       let response: HttpResponse;
+      const request = new HttpRequest(req);
       try {
-        response = await handler(new HttpRequest(req));
+        response = await handler(request);
       } catch (error) {
         logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
         response = new HttpResponse('{"error": "Server Error (500)"}', { status: 500, contentType: 'application/json' });
@@ -203,6 +204,8 @@ export function createServer(options: ServerOptions = {}): http.Server {
       if (options.accessLog ?? settings.ACCESS_LOG) {
         process.stderr.write(`${accessLogLine(req, res.statusCode, bytes, started)}\n`);
       }
+      // The request is finished: remove uploaded temporary files and the like.
+      await request.runCleanups();
     })();
   });
   return server;
