@@ -6,6 +6,7 @@ import repl from 'node:repl';
 import { Writable } from 'node:stream';
 import { settings } from '../conf';
 import { apps } from '../apps';
+import { getSequelize } from '../db';
 import { reverse, resolve } from '../urls';
 import { BaseCommand, CommandParser, type CommandOptions } from '../management';
 
@@ -21,6 +22,9 @@ export default class ShellCommand extends BaseCommand {
 
   /** The names available in the shell: settings, apps, reverse, resolve, print and every model. */
   getContext(): Record<string, unknown> {
+    // Bind the models to the connection now, so `User.build()` or `new Snippet()` work as the
+    // first statement (the host framework's shell has its models ready).
+    getSequelize();
     const context: Record<string, unknown> = {
       settings,
       apps,
