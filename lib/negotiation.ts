@@ -5,7 +5,7 @@
 import { Http404 } from './core/exceptions';
 import { NotAcceptable } from './exceptions';
 import { apiSettings } from './settings';
-import { MediaType, mediaTypeMatches, orderByPrecedence, parseAcceptHeader } from './utils/mediatypes';
+import { mediaTypeMatches, orderByPrecedence, parseAcceptHeader, parseMediaType } from './utils/mediatypes';
 import type { Request } from './request';
 import type { BaseParser } from './parsers';
 import type { BaseRenderer } from './renderers';
@@ -53,9 +53,10 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
     for (const mediaTypeSet of orderByPrecedence(accepts)) {
       for (const renderer of candidates) {
         for (const mediaType of mediaTypeSet) {
-          if (!mediaTypeMatches(renderer.mediaType, mediaType)) continue;
-          const wrapper = new MediaType(mediaType);
-          if (new MediaType(renderer.mediaType).precedence > wrapper.precedence) {
+          const rendererType = parseMediaType(renderer.mediaType);
+          const wrapper = parseMediaType(mediaType);
+          if (!rendererType.match(wrapper)) continue;
+          if (rendererType.precedence > wrapper.precedence) {
             // The client asked for e.g. '*/*': accept the renderer's own type, with the params.
             const params = Object.entries(wrapper.params).map(([key, value]) => `${key}=${value}`);
             return [renderer, [renderer.mediaType, ...params].join(';')];

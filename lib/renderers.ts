@@ -64,7 +64,7 @@ export class JSONRenderer extends BaseRenderer {
 
   /** The indent: the accepted media type's `indent` parameter (0-8), else the context's. */
   getIndent(acceptedMediaType: string | null | undefined, rendererContext: RendererContext): number | null {
-    if (acceptedMediaType) {
+    if (acceptedMediaType && acceptedMediaType.includes(';')) {
       for (const part of acceptedMediaType.split(';').slice(1)) {
         const [key, value] = part.split('=', 2).map((token) => token.trim());
         if (key?.toLowerCase() === 'indent' && value !== undefined && /^[-+]?\d+$/.test(value)) {

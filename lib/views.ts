@@ -108,8 +108,21 @@ export type APIViewClass<V extends APIView = APIView> = (new () => V) & typeof A
 
 const initkwargNames = new WeakMap<object, Set<string>>();
 
-function patchVaryHeaders(response: HttpResponse, newHeaders: string[]): void {
-  const existing = (response.getHeader('Vary') ?? '').split(/\s*,\s*/).filter(Boolean);
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+const VARY_SEPARATOR = /\s*,\s*/;
+
+function patchVaryHeaders(response: HttpResponse, vary: string): void {
+  const current = response.getHeader('Vary');
+  if (current === undefined && !vary.includes(',')) {
+    // The common case: one header name and nothing to merge with.
+    response.setHeader('Vary', vary);
+    return;
+  }
+  const newHeaders = vary.split(VARY_SEPARATOR);
+  const existing = (current ?? '').split(VARY_SEPARATOR).filter(Boolean);
   const seen = new Set(existing.map((header) => header.toLowerCase()));
   const additional = newHeaders.filter((header) => {
     const key = header.toLowerCase();
@@ -397,7 +410,9 @@ export class APIView implements NamedView {
   /** Check if the request should be permitted; raise an appropriate exception if not. */
   async checkPermissions(request: Request): Promise<void> {
     for (const permission of this.getPermissions()) {
-      if (!(await permission.hasPermission(request, this))) {
+      const allowed = permission.hasPermission(request, this);
+      // Await only asynchronous answers: most permissions answer synchronously.
+      if (!(isPromise(allowed) ? await allowed : allowed)) {
         this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
       }
     }
@@ -406,7 +421,8 @@ export class APIView implements NamedView {
   /** Check if the request should be permitted for `obj`; raise an appropriate exception if not. */
   async checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
     for (const permission of this.getPermissions()) {
-      if (!(await permission.hasObjectPermission(request, this, obj))) {
+      const allowed = permission.hasObjectPermission(request, this, obj);
+      if (!(isPromise(allowed) ? await allowed : allowed)) {
         this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
       }
     }
@@ -416,7 +432,8 @@ export class APIView implements NamedView {
   async checkThrottles(request: Request): Promise<void> {
     const durations: Array<number | null> = [];
     for (const throttle of this.getThrottles()) {
-      if (!(await throttle.allowRequest(request, this))) durations.push(throttle.wait());
+      const allowed = throttle.allowRequest(request, this);
+      if (!(isPromise(allowed) ? await allowed : allowed)) durations.push(throttle.wait());
     }
     if (durations.length > 0) {
       const known = durations.filter((duration): duration is number => duration !== null && duration !== undefined);
@@ -485,9 +502,11 @@ export class APIView implements NamedView {
       response.acceptedMediaType = request.acceptedMediaType;
       response.rendererContext = this.getRendererContext();
     }
-    const { Vary: vary, ...rest } = this.headers;
-    if (vary !== undefined) patchVaryHeaders(response, vary.split(/\s*,\s*/));
-    for (const [key, value] of Object.entries(rest)) response.setHeader(key, value);
+    const headers = this.headers;
+    if (headers.Vary !== undefined) patchVaryHeaders(response, headers.Vary);
+    for (const key in headers) {
+      if (key !== 'Vary' && Object.prototype.hasOwnProperty.call(headers, key)) response.setHeader(key, headers[key]);
+    }
     return response;
   }
 

@@ -37,7 +37,14 @@ export class MediaType {
     const slash = full.indexOf('/');
     this.mainType = slash < 0 ? full : full.slice(0, slash);
     this.subType = slash < 0 ? '' : full.slice(slash + 1);
+    const keys = Object.keys(params);
+    if (this.mainType === '*') this.#precedence = 0;
+    else if (this.subType === '*') this.#precedence = 1;
+    else if (keys.length === 0 || (keys.length === 1 && keys[0] === 'q')) this.#precedence = 2;
+    else this.#precedence = 3;
   }
+
+  readonly #precedence: number;
 
   /** True when this media type satisfies `other`; this one's parameters (but `q`) must be in `other`. */
   match(other: MediaType): boolean {
@@ -54,10 +61,7 @@ export class MediaType {
    * 3 for `type/subtype; param=value`.
    */
   get precedence(): number {
-    if (this.mainType === '*') return 0;
-    if (this.subType === '*') return 1;
-    if (Object.keys(this.params).length === 0 || (Object.keys(this.params).length === 1 && 'q' in this.params)) return 2;
-    return 3;
+    return this.#precedence;
   }
 
   /** The full type, `main/sub`. */
@@ -78,7 +82,28 @@ export class MediaType {
  * `lhs` must appear in `rhs`.
  */
 export function mediaTypeMatches(lhs: string, rhs: string): boolean {
-  return new MediaType(lhs).match(new MediaType(rhs));
+  return parseMediaType(lhs).match(parseMediaType(rhs));
+}
+
+// Parsed media types by their text. Renderers' and parsers' types are a handful of constants
+// and clients send the same few Accept and Content-Type values, so each text is parsed once;
+// the cache is emptied when it grows past its bound (hostile clients can send any text).
+const parsed = new Map<string, MediaType>();
+const PARSED_LIMIT = 512;
+
+/**
+ * The `MediaType` of `text`, parsed once and shared: treat the result (and its `params`) as
+ * read-only. Content negotiation and parser selection call this on every request.
+ */
+export function parseMediaType(text: string): MediaType {
+  let mediaType = parsed.get(text);
+  if (mediaType === undefined) {
+    mediaType = new MediaType(text);
+    Object.freeze(mediaType.params);
+    if (parsed.size >= PARSED_LIMIT) parsed.clear();
+    parsed.set(text, mediaType);
+  }
+  return mediaType;
 }
 
 /**
@@ -88,7 +113,7 @@ export function mediaTypeMatches(lhs: string, rhs: string): boolean {
 export function orderByPrecedence(mediaTypeLst: string[]): string[][] {
   const ret: string[][] = [[], [], [], []];
   for (const mediaType of mediaTypeLst) {
-    const precedence = new MediaType(mediaType).precedence;
+    const precedence = parseMediaType(mediaType).precedence;
     ret[3 - precedence].push(mediaType);
   }
   return ret.filter((group) => group.length > 0);
