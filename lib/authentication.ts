@@ -185,6 +185,8 @@ export interface TokenModel {
 /** The dotted path of the token model installed with `contrib/authtoken`. */
 export const DEFAULT_TOKEN_MODEL = 'api_framework.authtoken.models.Token';
 
+let defaultTokenModel: TokenModel | undefined;
+
 /**
  * Simple token based authentication.
  *
@@ -201,7 +203,10 @@ export class TokenAuthentication extends BaseAuthentication {
   /** The token model; the default one is imported lazily so the token app stays optional. */
   getModel(): TokenModel {
     if (this.model !== undefined) return this.model;
-    return importString<TokenModel>(DEFAULT_TOKEN_MODEL);
+    // Resolved once: the path is a constant, and resolving a module path costs a file
+    // system lookup in `require` on every call.
+    defaultTokenModel ??= importString<TokenModel>(DEFAULT_TOKEN_MODEL);
+    return defaultTokenModel;
   }
 
   override async authenticate(request: Request): Promise<AuthResult | null> {
