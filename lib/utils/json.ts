@@ -92,8 +92,7 @@ const NON_ASCII = /[\u007f-\uffff]/g;
 
 function quote(text: string, ensureAscii: boolean): string {
   const json = JSON.stringify(text);
-  if (!ensureAscii) return json;
-  return json.replace(NON_ASCII, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return ensureAscii ? escapeNonAscii(json) : json;
 }
 
 function isIterable(value: object): value is Iterable<unknown> {
@@ -144,6 +143,70 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (
+    (proto === Object.prototype || proto === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function' &&
+    !isIterable(value)
+  );
+}
+
+function isSkipped(item: unknown): boolean {
+  return item === undefined || typeof item === 'function' || typeof item === 'symbol';
+}
+
+/** True for numbers that `JSON.stringify` spells as Python's `repr()` does. */
+function isPlatformNumber(value: number): boolean {
+  if (Number.isSafeInteger(value)) return !Object.is(value, -0);
+  // Both print the shortest round-trip digits; they agree on plain decimal notation here.
+  const magnitude = Math.abs(value);
+  return Number.isFinite(value) && !Number.isInteger(value) && magnitude >= 1e-4 && magnitude < 1e16;
+}
+
+const PLATFORM_DEPTH_LIMIT = 64;
+
+/**
+ * True when `JSON.stringify` writes the same text as the encoder below: primitives (numbers
+ * as above), arrays and plain objects only, nothing with `toJSON`, no cycles (deep values are
+ * left to the encoder, which reports cycles).
+ */
+function isPlatformEncodable(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return isPlatformNumber(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= PLATFORM_DEPTH_LIMIT) return false;
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      // Both write `null` for undefined list items.
+      if (item !== undefined && !isPlatformEncodable(item, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    // Both leave out keys whose value is undefined, a function or a symbol.
+    if (!isSkipped(item) && !isPlatformEncodable(item, depth + 1)) return false;
+  }
+  return true;
+}
+
+function escapeNonAscii(text: string): string {
+  return text.replace(NON_ASCII, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Serialise `value` as Python's `json.dumps` would with the original's encoder.
  * Throws `RangeError('Out of range float values are not JSON compliant')` for NaN and
@@ -155,7 +218,58 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
   const indent = options.indent ?? null;
   const itemSep = indent !== null ? ',' : options.compact ? ',' : ', ';
   const keySep = options.compact && indent === null ? ':' : ': ';
+  // The platform serialiser writes Python's compact and indented layouts (not the default
+  // `, ` separators, nor indents of 0 or past 10) and is several times faster; use it when
+  // the value holds nothing it would spell differently.
+  const platformLayout = indent === null ? options.compact === true : indent >= 1 && indent <= 10;
+  if (platformLayout && value !== undefined && isPlatformEncodable(value, 0)) {
+    const text = indent === null ? JSON.stringify(value) : JSON.stringify(value, null, indent);
+    return ensureAscii ? escapeNonAscii(text) : text;
+  }
   const seen = new Set<object>();
+  // Newline plus indentation per nesting level, built once per level ('' without indent).
+  const newlines: string[] = [];
+  const newline = (level: number): string => {
+    if (indent === null) return '';
+    let text = newlines[level];
+    if (text === undefined) {
+      text = `\n${' '.repeat(indent * level)}`;
+      newlines[level] = text;
+    }
+    return text;
+  };
+
+  // Lists and dicts are built by concatenation, without intermediate arrays: a list
+  // response renders thousands of them.
+  const encodeList = (items: readonly unknown[], level: number): string => {
+    if (items.length === 0) return '[]';
+    const inner = newline(level + 1);
+    const separator = itemSep + inner;
+    let text = `[${inner}${encode(items[0], level + 1)}`;
+    for (let i = 1; i < items.length; i++) text += separator + encode(items[i], level + 1);
+    return `${text}${newline(level)}]`;
+  };
+
+  const encodeObject = (object: Record<string, unknown>, level: number): string => {
+    const inner = newline(level + 1);
+    let text = '';
+    for (const key of Object.keys(object)) {
+      const item = object[key];
+      if (isSkipped(item)) continue;
+      text += `${text === '' ? '' : itemSep}${inner}${quote(key, ensureAscii)}${keySep}${encode(item, level + 1)}`;
+    }
+    return text === '' ? '{}' : `{${text}${newline(level)}}`;
+  };
+
+  const encodeEntries = (entries: Entry[], level: number): string => {
+    const inner = newline(level + 1);
+    let text = '';
+    for (const [key, item] of entries) {
+      if (isSkipped(item)) continue;
+      text += `${text === '' ? '' : itemSep}${inner}${quote(key, ensureAscii)}${keySep}${encode(item, level + 1)}`;
+    }
+    return text === '' ? '{}' : `{${text}${newline(level)}}`;
+  };
 
   const encode = (input: unknown, level: number): string => {
     if (input === null || input === undefined) return 'null';
@@ -173,28 +287,26 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
       default:
         throw new TypeError(`Object of type ${typeName(input)} is not JSON serializable`);
     }
-    const norm = normalise(input);
-    if (norm.kind === 'value') {
-      if (norm.value instanceof JsonFloat) return floatRepr(norm.value.value, strict);
-      return encode(norm.value, level);
-    }
-    if (seen.has(input as object)) throw new TypeError('Circular reference detected');
-    seen.add(input as object);
-    const inner = indent !== null ? `\n${' '.repeat(indent * (level + 1))}` : '';
-    const outer = indent !== null ? `\n${' '.repeat(indent * level)}` : '';
-    let text: string;
-    if (norm.kind === 'list') {
-      if (norm.items.length === 0) text = '[]';
-      else text = `[${inner}${norm.items.map((item) => encode(item, level + 1)).join(itemSep + inner)}${outer}]`;
-    } else {
-      const parts: string[] = [];
-      for (const [key, item] of norm.entries) {
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-        parts.push(`${quote(key, ensureAscii)}${keySep}${encode(item, level + 1)}`);
+    // Arrays and plain objects (what serializers produce) skip `normalise()`, which would
+    // classify them the same way.
+    let list: readonly unknown[] | null = null;
+    let plain: Record<string, unknown> | null = null;
+    let entries: Entry[] | null = null;
+    if (Array.isArray(input)) list = input;
+    else if (isPlainObject(input)) plain = input;
+    else {
+      const norm = normalise(input);
+      if (norm.kind === 'value') {
+        if (norm.value instanceof JsonFloat) return floatRepr(norm.value.value, strict);
+        return encode(norm.value, level);
       }
-      text = parts.length === 0 ? '{}' : `{${inner}${parts.join(itemSep + inner)}${outer}}`;
+      if (norm.kind === 'list') list = norm.items;
+      else entries = norm.entries;
     }
-    seen.delete(input as object);
+    if (seen.has(input)) throw new TypeError('Circular reference detected');
+    seen.add(input);
+    const text = list !== null ? encodeList(list, level) : plain !== null ? encodeObject(plain, level) : encodeEntries(entries ?? [], level);
+    seen.delete(input);
     return text;
   };
 
