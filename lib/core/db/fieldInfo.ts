@@ -34,6 +34,12 @@ export interface DjangoFieldOptions {
   fieldType?: string;
   /** Django's `default` (alias of Sequelize's `defaultValue`). */
   default?: unknown;
+  /** Django's `error_messages`; serializers report `unique` for a duplicate value. */
+  errorMessages?: { unique?: string; [code: string]: string | undefined };
+  /** Django's `unique_for_date` / `_month` / `_year`: unique per period of the named date field. */
+  uniqueForDate?: string;
+  uniqueForMonth?: string;
+  uniqueForYear?: string;
 }
 
 /** Options accepted by `field()`: Sequelize column options plus Django's. */
@@ -89,6 +95,10 @@ export interface FieldInfo {
   decimalPlaces: number | null;
   autoNowAdd: boolean;
   autoNow: boolean;
+  /** The date field this value is unique per day / month / year of (Django `unique_for_*`). */
+  uniqueForDate: string | null;
+  uniqueForMonth: string | null;
+  uniqueForYear: string | null;
   /** For a foreign-key column (`owner_id`), the name of its belongsTo relation (`owner`). */
   relation: string | null;
 }
@@ -224,6 +234,9 @@ function buildFieldInfo(name: string, raw: RawAttribute, relationName: string | 
     decimalPlaces: key === 'DECIMAL' ? typeOption(raw.type, 'scale') : null,
     autoNowAdd: Boolean(raw.autoNowAdd),
     autoNow: Boolean(raw.autoNow),
+    uniqueForDate: raw.uniqueForDate ?? null,
+    uniqueForMonth: raw.uniqueForMonth ?? null,
+    uniqueForYear: raw.uniqueForYear ?? null,
     relation: relationName,
   };
 }
