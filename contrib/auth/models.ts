@@ -262,6 +262,7 @@ export class User extends BaseModel {
     unique: true,
     verboseName: 'username',
     helpText: 'Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.',
+    errorMessages: { unique: 'A user with that username already exists.' },
   }))
   declare username: string;
 
