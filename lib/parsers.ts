@@ -38,6 +38,12 @@ export abstract class BaseParser {
   /** The media type this parser handles (matched against Content-Type). */
   abstract readonly mediaType: string;
 
+  /**
+   * True for parsers that stream uploaded files to disk (multipart, file upload): their body
+   * is bounded by `FILE_UPLOAD_MAX_SIZE` rather than `DATA_UPLOAD_MAX_MEMORY_SIZE`.
+   */
+  readonly uploadsFiles: boolean = false;
+
   /** Given a stream to read from, return the parsed representation (or `DataAndFiles`). */
   abstract parse(stream: Readable, mediaType: string, parserContext: ParserContext): Promise<unknown>;
 }
@@ -192,6 +198,7 @@ function paramOf(mediaType: string, name: string): string | undefined {
  */
 export class MultiPartParser extends BaseParser {
   readonly mediaType: string = 'multipart/form-data';
+  override readonly uploadsFiles: boolean = true;
 
   /** Parse the stream as multipart: returns `DataAndFiles` (a `QueryDict` and the files). */
   async parse(stream: Readable, mediaType: string, parserContext: ParserContext): Promise<DataAndFiles> {
@@ -283,6 +290,7 @@ function decodeExtendedValue(value: string): string {
 /** Parser for file upload data: the whole body is one file, named by the URL or Content-Disposition. */
 export class FileUploadParser extends BaseParser {
   readonly mediaType: string = '*/*';
+  override readonly uploadsFiles: boolean = true;
   /** The error messages of this parser. */
   errors = {
     unhandled: 'FILE_UPLOAD_HANDLER is unable to handle the file upload.',

@@ -334,7 +334,7 @@ export class Request {
     }
     const parser = this.negotiator ? this.negotiator.selectParser(this, this.parsers) : null;
     if (!parser) throw new UnsupportedMediaType(mediaType);
-    const stream = this.httpRequest.stream();
+    const stream = this.httpRequest.stream({ files: parser.uploadsFiles === true });
     const parsed = await parser.parse(stream, mediaType, this.parserContext);
     if (isDataAndFiles(parsed)) return [parsed.data, parsed.files];
     return [parsed, new MultiValueDict<UploadedFile>()];

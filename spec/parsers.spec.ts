@@ -212,16 +212,54 @@ test('temp files :: removed after the server sent the response', async () => {
   });
 });
 
-test('multipart :: bad boundary is a parse error; oversized body is 413; too many fields 400', async () => {
+test('upload limits :: over the server, files above DATA_UPLOAD_MAX_MEMORY_SIZE pass; bodies above FILE_UPLOAD_MAX_SIZE are 413', async () => {
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 100, FILE_UPLOAD_MAX_SIZE: 1000, ROOT_URLCONF: 'spec/parsers.spec' }, async () => {
+    const live = await startLiveServer();
+    try {
+      const ok = multipart([{ name: 'doc', filename: 'a.bin', content: 'a'.repeat(600) }]);
+      const accepted = await undiciRequest(`${live.url}/temp/`, { method: 'POST', body: ok.body as Buffer, headers: ok.headers as Record<string, string> });
+      assert.is(accepted.statusCode, 200);
+      assert.equal(await accepted.body.json(), { size: 600 });
+      const tooBig = multipart([{ name: 'doc', filename: 'b.bin', content: 'b'.repeat(2000) }]);
+      const refused = await undiciRequest(`${live.url}/temp/`, { method: 'POST', body: tooBig.body as Buffer, headers: tooBig.headers as Record<string, string> });
+      assert.is(refused.statusCode, 413);
+      assert.equal(await refused.body.json(), { detail: 'Request body exceeded settings.FILE_UPLOAD_MAX_SIZE.' });
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+test('multipart :: bad boundary is a parse error; oversized fields or body is 413; too many fields 400', async () => {
   const bad = await call(EchoView.asView(), { body: 'xx', headers: { 'content-type': 'multipart/form-data' } });
   assert.is(bad.status, 400);
   assert.is(bad.text, '{"detail":"Multipart form parse error - Invalid boundary in multipart: None"}');
   await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 50 }, async () => {
+    // Non-file fields are bounded by DATA_UPLOAD_MAX_MEMORY_SIZE ...
     const big = await call(EchoView.asView(), multipart([{ name: 'text', value: 'x'.repeat(500) }]));
     assert.is(big.status, 413);
-    // The host layer limits the whole body stream, files included.
+    assert.is(big.text, '{"detail":"Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE."}');
+    // ... files are not (they go to disk), as in the host framework ...
+    const file = await call(EchoView.asView(), multipart([{ name: 'title', value: 'short' }, { name: 'doc', filename: 'big.bin', content: 'x'.repeat(500) }]));
+    assert.is(file.status, 200);
+    assert.equal(file.json(), { fields: { title: ['short'], doc: ['big.bin'] }, files: { doc: [{ name: 'big.bin', size: 500, type: 'application/octet-stream', text: 'x'.repeat(500) }] } });
+    // ... and JSON bodies still are.
+    const jsonBody = await call(EchoView.asView(), json(JSON.stringify({ text: 'x'.repeat(100) })));
+    assert.is(jsonBody.status, 413);
+  });
+  await overrideSettings({ FILE_UPLOAD_MAX_SIZE: 400 }, async () => {
+    // The whole multipart / file-upload body is bounded by FILE_UPLOAD_MAX_SIZE.
     const file = await call(EchoView.asView(), multipart([{ name: 'doc', filename: 'big.bin', content: 'x'.repeat(500) }]));
     assert.is(file.status, 413);
+    assert.is(file.text, '{"detail":"Request body exceeded settings.FILE_UPLOAD_MAX_SIZE."}');
+    const small = await call(EchoView.asView(), multipart([{ name: 'doc', filename: 'small.bin', content: 'x'.repeat(100) }]));
+    assert.is(small.status, 200);
+    const upload = await call(UploadView.asView(), { method: 'PUT', body: 'y'.repeat(401), headers: { 'content-type': 'text/plain' } }, { filename: 'f.txt' });
+    assert.is(upload.status, 413);
+  });
+  await overrideSettings({ FILE_UPLOAD_MAX_SIZE: null, DATA_UPLOAD_MAX_MEMORY_SIZE: 10 }, async () => {
+    const upload = await call(UploadView.asView(), { method: 'PUT', body: 'y'.repeat(401), headers: { 'content-type': 'text/plain' } }, { filename: 'f.txt' });
+    assert.equal(upload.json(), { name: 'f.txt', size: 401, text: 'y'.repeat(401) });
   });
   await overrideSettings({ DATA_UPLOAD_MAX_NUMBER_FIELDS: 2 }, async () => {
     const many = await call(EchoView.asView(), multipart([{ name: 'a', value: '1' }, { name: 'b', value: '2' }, { name: 'c', value: '3' }]));

@@ -33,6 +33,13 @@ export interface ProjectSettings {
   DATA_UPLOAD_MAX_MEMORY_SIZE: number | null;
   /** Uploaded files larger than this are streamed to a temporary file. */
   FILE_UPLOAD_MAX_MEMORY_SIZE: number;
+  /**
+   * Bound (bytes) of a whole multipart or file-upload body (files stream to disk, so
+   * `DATA_UPLOAD_MAX_MEMORY_SIZE` bounds only the in-memory part: JSON/form bodies and
+   * multipart non-file fields). Beyond it: 413. `null` disables the check (leave the bound to
+   * a proxy in front, as a Django deployment does).
+   */
+  FILE_UPLOAD_MAX_SIZE: number | null;
   DATA_UPLOAD_MAX_NUMBER_FIELDS: number | null;
   FILE_UPLOAD_TEMP_DIR: string | null;
   AUTHENTICATION_BACKENDS: string[];
@@ -100,6 +107,9 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   APPEND_SLASH: true,
   DATA_UPLOAD_MAX_MEMORY_SIZE: 2621440,
   FILE_UPLOAD_MAX_MEMORY_SIZE: 2621440,
+  // 50 MiB: room for photos, PDFs and office documents, while one request cannot fill the
+  // disk of a small host (Django itself has no bound and relies on the web server's).
+  FILE_UPLOAD_MAX_SIZE: 50 * 1024 * 1024,
   DATA_UPLOAD_MAX_NUMBER_FIELDS: 1000,
   FILE_UPLOAD_TEMP_DIR: null,
   AUTHENTICATION_BACKENDS: ['contrib.auth.backends.ModelBackend'],

@@ -295,6 +295,15 @@ function limitFor(): number | null {
   return typeof limit === 'number' ? limit : null;
 }
 
+const FILE_BODY_TOO_BIG = 'Request body exceeded settings.FILE_UPLOAD_MAX_SIZE.';
+
+/** The bound of a streamed body: `FILE_UPLOAD_MAX_SIZE` for file uploads, else the data limit. */
+function streamLimitFor(files: boolean): { limit: number | null; message: string } {
+  if (!files) return { limit: limitFor(), message: BODY_TOO_BIG };
+  const limit = settings.FILE_UPLOAD_MAX_SIZE;
+  return { limit: typeof limit === 'number' ? limit : null, message: FILE_BODY_TOO_BIG };
+}
+
 /**
  * An incoming HTTP request. Views receive it; middleware decorate it (`user`, `session`).
  * Parsing is lazy: the query string, cookies and `META` are built when first read.
@@ -574,10 +583,9 @@ export class HttpRequest {
     return Number.isFinite(length) && length >= 0 ? length : null;
   }
 
-  private checkDeclaredLength(): void {
-    const limit = limitFor();
+  private checkDeclaredLength(limit = limitFor(), message = BODY_TOO_BIG): void {
     const length = this.contentLength;
-    if (limit !== null && length !== null && length > limit) throw new RequestDataTooBig(BODY_TOO_BIG);
+    if (limit !== null && length !== null && length > limit) throw new RequestDataTooBig(message);
   }
 
   /** True when the request may carry a body (declared length or chunked encoding). */
@@ -664,14 +672,16 @@ export class HttpRequest {
   }
 
   /**
-   * The raw body as a stream (for multipart parsing), limited like `body()`: the stream
-   * errors with `RequestDataTooBig` once the limit is passed. Throws at once when the declared
-   * length is too big.
+   * The raw body as a stream (for the parsers), limited like `body()`: the stream errors with
+   * `RequestDataTooBig` once the limit is passed, and this throws at once when the declared
+   * length is too big. With `{ files: true }` (multipart and file-upload parsers, whose files
+   * go to disk) the bound is `FILE_UPLOAD_MAX_SIZE` instead of `DATA_UPLOAD_MAX_MEMORY_SIZE`;
+   * the multipart parser still bounds its non-file fields by the latter, as the host framework.
    */
-  stream(): Readable {
+  stream(options: { files?: boolean } = {}): Readable {
+    const { limit, message } = streamLimitFor(options.files === true);
     if (this.bodyBuffer) {
-      const limit = limitFor();
-      if (limit !== null && this.bodyBuffer.length > limit) throw new RequestDataTooBig(BODY_TOO_BIG);
+      if (limit !== null && this.bodyBuffer.length > limit) throw new RequestDataTooBig(message);
       return Readable.from([this.bodyBuffer]);
     }
     if (this.bodyPromise) {
@@ -680,9 +690,8 @@ export class HttpRequest {
         yield await pending;
       })());
     }
-    this.checkDeclaredLength();
+    this.checkDeclaredLength(limit, message);
     this.streamed = true;
-    const limit = limitFor();
     const raw = this.raw;
     let size = 0;
     const counter = new Transform({
@@ -691,7 +700,7 @@ export class HttpRequest {
         if (limit !== null && size > limit) {
           raw.unpipe(counter);
           raw.resume();
-          callback(new RequestDataTooBig(BODY_TOO_BIG));
+          callback(new RequestDataTooBig(message));
           return;
         }
         callback(null, chunk);
