@@ -5,7 +5,7 @@
  */
 import { settings, onSettingChanged, ImproperlyConfigured } from '../../lib/core/conf';
 import type { HttpRequest } from '../../lib/core/http';
-import { importString } from '../../lib/core/modules';
+import { importString, registerAlias } from '../../lib/core/modules';
 
 /** Credentials passed to `authenticate()`: `{ username, password }`, `{ remoteUser }` ... */
 export type Credentials = Record<string, unknown>;
@@ -27,6 +27,24 @@ export interface AuthBackend {
 }
 
 type BackendClass = new () => AuthBackend;
+
+/**
+ * The host framework's dotted paths of the backends this app re-creates. Sessions written by
+ * the original store `_auth_user_backend = 'django.contrib.auth.backends.ModelBackend'`, and a
+ * ported settings module may list these paths in `AUTHENTICATION_BACKENDS`: both resolve here.
+ */
+export const DJANGO_BACKEND_PATHS: ReadonlyMap<string, string> = new Map(
+  ['ModelBackend', 'AllowAllUsersModelBackend', 'RemoteUserBackend', 'AllowAllUsersRemoteUserBackend'].map(
+    (name): [string, string] => [`django.contrib.auth.backends.${name}`, `contrib.auth.backends.${name}`],
+  ),
+);
+
+for (const [djangoPath, ours] of DJANGO_BACKEND_PATHS) registerAlias(djangoPath, ours);
+
+/** The path `path` stands for: ours for a host-framework backend path, else `path` itself. */
+export function canonicalBackendPath(path: string): string {
+  return DJANGO_BACKEND_PATHS.get(path) ?? path;
+}
 
 let cache: { key: string; backends: Array<[AuthBackend, string]> } | null = null;
 

@@ -13,7 +13,7 @@ import { constantTimeCompare } from '../../lib/core/signing';
 import { rotateToken } from '../sessions/csrf';
 import type { SessionBase } from '../sessions/backends/base';
 import { AnonymousUser } from './anonymous';
-import { getBackendsWithPaths, type Credentials } from './backendRegistry';
+import { canonicalBackendPath, getBackendsWithPaths, type Credentials } from './backendRegistry';
 import { User } from './models';
 import { userLoggedIn, userLoggedOut, userLoginFailed } from './signals';
 
@@ -150,7 +150,9 @@ export async function getUser(request: HttpRequest): Promise<AuthUser> {
   const userId = session.get<unknown>(SESSION_KEY);
   const backendPath = session.get<unknown>(BACKEND_SESSION_KEY);
   if (userId === undefined || typeof backendPath !== 'string') return new AnonymousUser();
-  const entry = getBackendsWithPaths().find(([, path]) => path === backendPath);
+  // A session written by the original names Django's path of the same backend.
+  const wanted = canonicalBackendPath(backendPath);
+  const entry = getBackendsWithPaths().find(([, path]) => canonicalBackendPath(path) === wanted);
   if (!entry || typeof entry[0].getUser !== 'function') return new AnonymousUser();
   let user = (await entry[0].getUser(userId)) as AuthUser | null;
   if (user && typeof (user as SessionUser).getSessionAuthHash === 'function') {

@@ -27,6 +27,8 @@ import { ContentType, Group, Permission, User } from '../../contrib/auth/models'
 import { AuthenticationMiddleware, RemoteUserMiddleware } from '../../contrib/auth/middleware';
 import { SessionStore } from '../../contrib/sessions/backends/db';
 import { getToken, compareMaskedTokens } from '../../contrib/sessions/csrf';
+import { Session } from '../../contrib/sessions/models';
+import { dumps, getRandomString, saltedHmac } from '../../lib/core/signing';
 
 const test = suite('auth');
 useTestDatabase(test);
@@ -296,6 +298,53 @@ test('getUser :: unknown backend, inactive user and empty session are anonymous'
   user.is_active = false;
   await user.save();
   assert.ok((await getUser(await requestWithSession(key))).isAnonymous);
+});
+
+/** A `django_session` row exactly as Django 3.2's `db` engine writes one after `login()`. */
+async function djangoSessionFor(user: User, backend: string): Promise<string> {
+  const data = {
+    _auth_user_id: String(user.id),
+    _auth_user_backend: backend,
+    _auth_user_hash: saltedHmac('django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash', user.password, undefined, 'sha256').digest('hex'),
+  };
+  const key = getRandomString(32, 'abcdefghijklmnopqrstuvwxyz0123456789');
+  await Session.objects.create({
+    session_key: key,
+    session_data: dumps(data, { salt: 'django.contrib.sessions.SessionStore', compress: true }),
+    expire_date: new Date(Date.now() + 3600_000),
+  });
+  return key;
+}
+
+test("getUser :: a session written by Django (django.contrib.auth.backends.ModelBackend) keeps its user", async () => {
+  const user = await User.objects.createUser(uniqueName('dj'), '', 'pw');
+  const key = await djangoSessionFor(user, 'django.contrib.auth.backends.ModelBackend');
+  const restored = await getUser(await requestWithSession(key));
+  assert.ok(restored.isAuthenticated);
+  assert.is(restored.pk, user.id);
+  // Through the middleware, as a request carrying the original's cookie would be.
+  let seen = '';
+  const mw = new AuthenticationMiddleware(async (r) => {
+    seen = r.user.username;
+    return new HttpResponse('');
+  });
+  await mw.handle(await requestWithSession(key));
+  assert.is(seen, user.username);
+  // A ported settings module may name Django's paths too.
+  await overrideSettings({ AUTHENTICATION_BACKENDS: ['django.contrib.auth.backends.ModelBackend'] }, async () => {
+    assert.is((await getUser(await requestWithSession(key))).pk, user.id);
+    const ours = await djangoSessionFor(user, 'contrib.auth.backends.ModelBackend');
+    assert.is((await getUser(await requestWithSession(ours))).pk, user.id);
+    assert.is((await authenticate(null, { username: user.username, password: 'pw' }))?.pk, user.id);
+  });
+  // Another backend's path, or an unknown one, still gives nobody.
+  assert.ok((await getUser(await requestWithSession(await djangoSessionFor(user, 'django.contrib.auth.backends.RemoteUserBackend')))).isAnonymous);
+  assert.ok((await getUser(await requestWithSession(await djangoSessionFor(user, 'django.contrib.auth.backends.Nope')))).isAnonymous);
+  // A wrong hash (the password changed on the other side) logs out, as in the original.
+  const stale = await djangoSessionFor(user, 'django.contrib.auth.backends.ModelBackend');
+  await user.setPassword('changed');
+  await user.save();
+  assert.ok((await getUser(await requestWithSession(stale))).isAnonymous);
 });
 
 test('logout :: flushes the session and makes the user anonymous', async () => {
