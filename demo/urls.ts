@@ -1,10 +1,11 @@
 /**
  * The demo's root URL conf: the quickstart under `/quickstart/`, session login for the
- * browsable API under `/api-auth/` (and its static files), the token endpoint, the features
- * app, and the tutorial at the root.
+ * browsable API under `/api-auth/` (and its static files), the token endpoint, the admin
+ * under `/admin/`, the features app, and the tutorial at the root.
  */
 import { exceptions } from '../lib';
 import { include, path } from '../lib/core/urls';
+import { adminSite } from '../contrib/admin';
 import { obtainAuthToken } from '../contrib/authtoken/views';
 import { staticfilesUrlpatterns } from '../contrib/browsable/staticfiles';
 import * as authUrls from '../contrib/browsable/urls';
@@ -18,6 +19,8 @@ export const urlpatterns = [
   path('quickstart/', include({ urlpatterns: quickstartRouter.urls, appName: 'quickstart' }, { namespace: 'quickstart' })),
   path('api-auth/', include(authUrls, { namespace: 'api_framework' })),
   path('api-token-auth/', obtainAuthToken),
+  // the staff-only admin: users, groups and tokens
+  path('admin/', adminSite.urls),
   path('features/', include(featuresUrls)),
   path('', include(tutorialRouter.urls)),
 ];
