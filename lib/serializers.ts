@@ -33,7 +33,9 @@ import {
   HyperlinkedIdentityField, HyperlinkedRelatedField, ManyRelatedField, PrimaryKeyRelatedField,
   RelatedField, SlugRelatedField,
 } from './relations';
-import { UniqueTogetherValidator, formatMessage, type Validator } from './validators';
+import {
+  UniqueForDateValidator, UniqueForMonthValidator, UniqueForYearValidator, UniqueTogetherValidator, formatMessage, type Validator,
+} from './validators';
 import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
 import { isHtmlInput, parseHtmlDict, parseHtmlList, htmlHas, type MultiValueInput } from './utils/html';
@@ -1071,6 +1073,14 @@ export class ModelSerializer extends Serializer {
       return field ? field.source ?? name : (extraKwargs[name]?.source as string | undefined) ?? name;
     }));
     const constraintNames = new Set<string>();
+    // The date fields of `uniqueForDate`/`Month`/`Year` columns the serializer writes.
+    for (const source of sources) {
+      const column = info.getField(source);
+      if (!column) continue;
+      for (const dateField of [column.uniqueForDate, column.uniqueForMonth, column.uniqueForYear]) {
+        if (dateField) constraintNames.add(dateField);
+      }
+    }
     for (const together of uniqueTogetherOf(model)) {
       if (together.every((name) => sources.has(name) || fieldNames.includes(name))) for (const name of together) constraintNames.add(name);
     }
@@ -1093,7 +1103,22 @@ export class ModelSerializer extends Serializer {
   override getValidators(): Validator[] {
     const meta = metaOf(this);
     if (meta.validators !== undefined) return [...meta.validators];
-    return this.getUniqueTogetherValidators();
+    return [...this.getUniqueTogetherValidators(), ...this.getUniqueForDateValidators()];
+  }
+
+  /** A `UniqueFor{Date,Month,Year}Validator` per column declaring `uniqueFor*` that the fields write. */
+  getUniqueForDateValidators(): Validator[] {
+    const model = modelOf(metaOf(this));
+    const sources = new Set([...this.fields.values()].map((field) => field.source));
+    const queryset = modelQueryset(model) as never;
+    const validators: Validator[] = [];
+    for (const column of getFieldInfo(model).fields) {
+      if (!sources.has(column.name)) continue;
+      if (column.uniqueForDate) validators.push(new UniqueForDateValidator({ queryset, field: column.name, dateField: column.uniqueForDate }));
+      if (column.uniqueForMonth) validators.push(new UniqueForMonthValidator({ queryset, field: column.name, dateField: column.uniqueForMonth }));
+      if (column.uniqueForYear) validators.push(new UniqueForYearValidator({ queryset, field: column.name, dateField: column.uniqueForYear }));
+    }
+    return validators;
   }
 
   /** One `UniqueTogetherValidator` per `meta.uniqueTogether` set the fields cover. */

@@ -12,6 +12,7 @@ import { ValidationError } from './exceptions';
 import { gettext } from './core/i18n';
 import type { Model } from 'sequelize-typescript';
 import type { QuerySet } from './core/db';
+import { fromZonedParts, toZonedParts, type DateTimeParts } from './utils/datetimeFormat';
 
 /** A plain validator function; throw `ValidationError` to reject the value. */
 export type ValidatorFunction = ((value: never, context?: never) => unknown) & { requiresContext?: boolean };
@@ -342,24 +343,40 @@ export class UniqueTogetherValidator implements ValidatorObject {
 
 type DatePeriod = 'date' | 'month' | 'year';
 
-function periodRange(value: unknown, period: DatePeriod): [unknown, unknown] | null {
+/**
+ * The half-open range `[start, end)` of the day, month or year `value` falls in: dates
+ * (`'YYYY-MM-DD'`) give date strings; datetimes give instants, the period taken in `zone`
+ * (the date field's time zone, as the original extracts `__day`/`__month`/`__year` in the
+ * current time zone; null: UTC). Null when `value` is neither.
+ */
+function periodRange(value: unknown, period: DatePeriod, zone: string | null): [unknown, unknown] | null {
   let year: number, month: number, day: number;
-  const asDate = value instanceof Date;
   if (value instanceof Date) {
-    year = value.getUTCFullYear(); month = value.getUTCMonth() + 1; day = value.getUTCDate();
+    if (Number.isNaN(value.getTime())) return null;
+    ({ year, month, day } = toZonedParts(value, zone ?? 'UTC').parts);
   } else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) {
     [year, month, day] = value.slice(0, 10).split('-').map(Number);
   } else {
     return null;
   }
   const start = period === 'date' ? [year, month, day] : period === 'month' ? [year, month, 1] : [year, 1, 1];
-  const endDate = new Date(Date.UTC(start[0], start[1] - 1, start[2]));
+  const startDate = new Date(Date.UTC(start[0], start[1] - 1, start[2]));
+  startDate.setUTCFullYear(start[0]);
+  const endDate = new Date(startDate.getTime());
   if (period === 'date') endDate.setUTCDate(endDate.getUTCDate() + 1);
   else if (period === 'month') endDate.setUTCMonth(endDate.getUTCMonth() + 1);
   else endDate.setUTCFullYear(endDate.getUTCFullYear() + 1);
-  const startDate = new Date(Date.UTC(start[0], start[1] - 1, start[2]));
-  if (asDate) return [startDate, endDate];
-  return [startDate.toISOString().slice(0, 10), endDate.toISOString().slice(0, 10)];
+  if (!(value instanceof Date)) return [isoDate(startDate), isoDate(endDate)];
+  return [fromZonedParts(midnight(startDate), zone ?? 'UTC'), fromZonedParts(midnight(endDate), zone ?? 'UTC')];
+}
+
+function isoDate(date: Date): string {
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-` +
+    String(date.getUTCDate()).padStart(2, '0');
+}
+
+function midnight(date: Date): DateTimeParts {
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: 0, minute: 0, second: 0, microsecond: 0 };
 }
 
 /** Base of the unique-for-date/month/year validators. */
@@ -385,7 +402,9 @@ abstract class BaseUniqueForValidator implements ValidatorObject {
     this.enforceRequiredFields(attrs);
     const fieldSource = serializer.fields.get(this.options.field)?.sourceAttrs.at(-1) ?? this.options.field;
     const dateSource = serializer.fields.get(this.options.dateField)?.sourceAttrs.at(-1) ?? this.options.dateField;
-    const range = periodRange(attrs[this.options.dateField], this.period);
+    const dateField = serializer.fields.get(this.options.dateField) as (BoundFieldLike & { defaultTimezone?: () => string | null }) | undefined;
+    const zone = typeof dateField?.defaultTimezone === 'function' ? dateField.defaultTimezone() : null;
+    const range = periodRange(attrs[this.options.dateField], this.period, zone);
     if (!range) return;
     let queryset = safeFilter(this.options.queryset.all(), { [fieldSource]: attrs[this.options.field] })
       .filter({ [`${dateSource}__gte`]: range[0], [`${dateSource}__lt`]: range[1] });

@@ -1,6 +1,7 @@
 /**
  * Test models for the serializer specs: one model with a column of every type, tags
- * (many-to-many), owners (the auth `User`), and a model with `uniqueTogether`.
+ * (many-to-many), owners (the auth `User`), a model with `uniqueTogether`, one with
+ * `uniqueForDate`/`Month`/`Year` columns and one with a custom getter.
  */
 import 'reflect-metadata';
 import { Table, Column, DataType, ForeignKey, BelongsTo, BelongsToMany } from 'sequelize-typescript';
@@ -124,5 +125,48 @@ export class SSlot extends BaseModel {
   declare day: string | null;
 }
 
+/** Posts whose slug, title and code are unique per day, month and year of a date field. */
+@Table({ tableName: 'sertest_post', timestamps: false })
+export class SPost extends BaseModel {
+  declare static objects: Manager<SPost>;
+  static override meta: ModelMeta = { appLabel: 'sertest', ordering: ['id'], verboseName: 'post' };
+
+  @Column(field({ type: DataType.INTEGER, primaryKey: true, autoIncrement: true }))
+  declare id: number;
+
+  @Column(field({ type: DataType.STRING(50), uniqueForDate: 'pub_date' }))
+  declare slug: string;
+
+  @Column(field({ type: DataType.STRING(50), uniqueForMonth: 'pub_date' }))
+  declare title: string;
+
+  @Column(field({ type: DataType.STRING(20), uniqueForYear: 'published' }))
+  declare code: string;
+
+  @Column(field({ type: DataType.DATEONLY }))
+  declare pub_date: string;
+
+  @Column(field({ type: DataType.DATE, autoNowAdd: true }))
+  declare published: Date;
+}
+
+/** A model whose `name` is read through a custom getter (upper case). */
+@Table({ tableName: 'sertest_label', timestamps: false })
+export class SLabel extends BaseModel {
+  declare static objects: Manager<SLabel>;
+  static override meta: ModelMeta = { appLabel: 'sertest', ordering: ['id'] };
+
+  @Column(field({ type: DataType.INTEGER, primaryKey: true, autoIncrement: true }))
+  declare id: number;
+
+  @Column(field({
+    type: DataType.STRING(30),
+    get(this: SLabel): string {
+      return String(this.getDataValue('name')).toUpperCase();
+    },
+  }))
+  declare name: string;
+}
+
 /** Every model of this file, parents first (for `useTestDatabase({ models })`). */
-export const serializerModels = [STag, SArticle, SArticleTag, SSlot];
+export const serializerModels = [STag, SArticle, SArticleTag, SSlot, SPost, SLabel];
