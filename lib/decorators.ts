@@ -12,6 +12,7 @@ import type { ContentNegotiationClass } from './negotiation';
 import type { ParserClass } from './parsers';
 import type { PermissionClass } from './permissions';
 import type { Request } from './request';
+import type { ViewInspector } from './schemas';
 import type { RendererClass } from './renderers';
 import type { ThrottleClass } from './throttling';
 import type { VersioningClass } from './versioning';
@@ -30,7 +31,8 @@ export interface ApiViewOptions {
   contentNegotiationClass?: ContentNegotiationClass;
   metadataClass?: MetadataClass | null;
   versioningClass?: VersioningClass | null;
-  schema?: unknown;
+  /** The view's schema inspector, or null to exclude it from schemas. */
+  schema?: ViewInspector | null;
   /** The description shown in OPTIONS responses and the browsable API. */
   description?: string;
 }

@@ -98,19 +98,34 @@ export class AutoSchema extends ViewInspector {
 }
 
 /**
- * The inspector of `view`: its own `schema` when it set one (null excludes the view),
- * else a `DEFAULT_SCHEMA_CLASS` instance, attached to the view.
+ * The inspector for `view` given the `schema` it declared: null excludes the view, an inspector
+ * instance is attached to the view and used, and `undefined` (nothing declared) gives a new
+ * `DEFAULT_SCHEMA_CLASS` instance (read from the settings now, so overrides apply).
  */
-export function schemaFor(view: InspectedView): ViewInspector | null {
-  if (view.schema === null) return null;
-  if (view.schema instanceof ViewInspector) {
-    view.schema.view = view;
-    return view.schema;
+export function attachSchema(view: InspectedView, declared: unknown): ViewInspector | null {
+  if (declared === null) return null;
+  if (declared instanceof ViewInspector) {
+    declared.view = view;
+    return declared;
+  }
+  if (declared !== undefined) {
+    throw new TypeError(`${view.constructor.name}.schema must be a ViewInspector instance or null.`);
   }
   const SchemaClass = apiSettings.DEFAULT_SCHEMA_CLASS as (new () => ViewInspector) | null;
   if (!SchemaClass) return null;
   const inspector = new SchemaClass();
   inspector.view = view;
-  view.schema = inspector;
+  return inspector;
+}
+
+/**
+ * The inspector of `view`. API views answer it themselves (`view.schema` is attached on
+ * access); for other view-like objects the default inspector is created and kept on them.
+ */
+export function schemaFor(view: InspectedView): ViewInspector | null {
+  const declared = view.schema;
+  if (declared === null) return null;
+  const inspector = attachSchema(view, declared);
+  if (declared === undefined && inspector) view.schema = inspector;
   return inspector;
 }

@@ -10,6 +10,7 @@ import * as exceptions from './exceptions';
 import { Request, type Authenticator, type ParserContext } from './request';
 import { Response } from './response';
 import { apiSettings, type ApiSettings } from './settings';
+import { attachSchema, type ViewInspector } from './schemas';
 import * as status from './status';
 import { camelcaseToSpaces, dedent, markupDescription, removeTrailingString } from './utils/formatting';
 import type { AuthenticationClass } from './authentication';
@@ -160,8 +161,13 @@ export class APIView implements NamedView {
   contentNegotiationClass?: ContentNegotiationClass;
   metadataClass?: MetadataClass | null;
   versioningClass?: VersioningClass | null;
-  /** The schema inspector of this view (schema generation), or null to exclude it. */
-  schema?: unknown;
+  /**
+   * The schema inspector of this view (schema generation). Reading it gives the view's own
+   * inspector (set `schema = new AutoSchema({...})` or pass it in initkwargs) attached to this
+   * view, else an instance of `DEFAULT_SCHEMA_CLASS` resolved when first read; set it to null
+   * to exclude the view from schemas.
+   */
+  schema?: ViewInspector | null;
 
   /** The lower-case method names this view may dispatch to (function views narrow it). */
   httpMethodNames: readonly string[] = HTTP_METHOD_NAMES;
@@ -578,4 +584,29 @@ export class APIView implements NamedView {
     return this.response;
   }
 }
+
+// `schema` is an accessor on the prototype (DRF's `DefaultSchema` descriptor): what a view
+// declares or receives is kept aside, and reading it attaches the inspector to the view. Views
+// that never read it pay nothing.
+const declaredSchemas = new WeakMap<APIView, unknown>();
+const resolvedSchemas = new WeakMap<APIView, ViewInspector | null>();
+Object.defineProperty(APIView.prototype, 'schema', {
+  configurable: true,
+  enumerable: false,
+  get(this: APIView): ViewInspector | null {
+    const declared = declaredSchemas.get(this);
+    if (declared === undefined) {
+      let inspector = resolvedSchemas.get(this);
+      if (inspector === undefined) {
+        inspector = attachSchema(this, undefined);
+        resolvedSchemas.set(this, inspector);
+      }
+      return inspector;
+    }
+    return attachSchema(this, declared);
+  },
+  set(this: APIView, value: unknown): void {
+    declaredSchemas.set(this, value);
+  },
+});
 
