@@ -3,6 +3,7 @@
  * functions that are the defaults of the VIEW_NAME_FUNCTION, VIEW_DESCRIPTION_FUNCTION and
  * EXCEPTION_HANDLER settings.
  */
+import { settings } from './core/conf';
 import { Http404, PermissionDenied as HostPermissionDenied } from './core/exceptions';
 import { HttpResponse, type HttpRequest } from './core/http';
 import type { ViewFunction } from './core/urls';
@@ -78,6 +79,21 @@ export function getViewDescription(view: NamedView, html = false): string {
   return html ? markupDescription(description) : description;
 }
 
+type TransactionModule = typeof import('./core/db/transaction');
+let transactionModule: TransactionModule | null = null;
+
+/**
+ * Under `ATOMIC_REQUESTS`, mark the request's transaction for rollback: an error answered as a
+ * response must not leave the view's writes behind. Without it (or outside `atomic()`) it does
+ * nothing. Call it from a custom exception handler that answers errors itself.
+ */
+export function setRollback(): void {
+  if (!settings.ATOMIC_REQUESTS) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const db = (transactionModule ??= require('./core/db/transaction') as TransactionModule);
+  if (db.inAtomicBlock()) db.setRollback(true);
+}
+
 /**
  * Returns the response that should be used for any given exception: `{"detail": ...}` (or
  * the validation errors) for API exceptions, with WWW-Authenticate and Retry-After headers
@@ -96,6 +112,7 @@ export function exceptionHandler(exc: unknown, _context: ExceptionHandlerContext
     const wait = (error as { wait?: unknown }).wait;
     if (typeof wait === 'number' && wait) headers['Retry-After'] = String(Math.trunc(wait));
     const data = error.detail instanceof exceptions.ErrorDetail ? { detail: error.detail } : error.detail;
+    setRollback();
     return new Response(data, { status: error.statusCode, headers });
   }
   return null;

@@ -23,6 +23,12 @@ export interface ProjectSettings {
   ROOT_URLCONF: string;
   /** `sqlite:<file>`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */
   DATABASE_URL: string;
+  /**
+   * Run every view in one transaction (`atomic()`), committed when the view returns and rolled
+   * back when it raises, or when the API framework's exception handler answered an error.
+   * Views marked with `nonAtomicRequests()` are left out.
+   */
+  ATOMIC_REQUESTS: boolean;
   /** Unset for in-process memory, or `redis://host:port/db`. */
   CACHE_URL: string | null;
   LANGUAGE_CODE: string;
@@ -100,6 +106,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   MIDDLEWARE: [],
   ROOT_URLCONF: '',
   DATABASE_URL: '',
+  ATOMIC_REQUESTS: false,
   CACHE_URL: null,
   LANGUAGE_CODE: 'en-us',
   USE_I18N: true,

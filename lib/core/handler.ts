@@ -10,7 +10,7 @@ import {
   type HttpRequest,
 } from './http';
 import { Http404, PermissionDenied, RequestDataTooBig, SuspiciousOperation } from './exceptions';
-import { getResolver, resolve, type ErrorHandler } from './urls';
+import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
 import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
 
 type ViewHook = NonNullable<Middleware['processView']>;
@@ -130,6 +130,20 @@ export async function responseForException(request: HttpRequest, error: unknown)
   return callErrorHandler(500, request, error);
 }
 
+type TransactionModule = typeof import('./db/transaction');
+let transactionModule: TransactionModule | null = null;
+
+/**
+ * `ATOMIC_REQUESTS`: run the view inside `atomic()` (unless marked `nonAtomicRequests`). The db
+ * layer is loaded on first use only, so the handler never imports it eagerly.
+ */
+function runAtomically(view: ViewFunction, request: HttpRequest, kwargs: Record<string, unknown>, args: string[]): Promise<unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const db = (transactionModule ??= require('./db/transaction') as TransactionModule);
+  if (db.isNonAtomicRequests(view)) return Promise.resolve(view(request, kwargs, ...args));
+  return db.atomic(() => view(request, kwargs, ...args));
+}
+
 function convertExceptionToResponse(getResponse: GetResponse): GetResponse {
   return async (request) => {
     try {
@@ -189,7 +203,7 @@ export class BaseHandler {
     }
     if (!response) {
       try {
-        response = await view(request, kwargs, ...args);
+        response = await (settings.ATOMIC_REQUESTS ? runAtomically(view, request, kwargs, args) : view(request, kwargs, ...args));
       } catch (error) {
         response = await this.processExceptionByMiddleware(request, error);
         if (!response) throw error;

@@ -31,6 +31,17 @@ export {
   type RelationOptions,
 } from './fieldInfo';
 export { Signal, preSave, postSave, preDelete, postDelete, type Receiver } from './signals';
-export { atomic, onCommit, currentTransaction, inAtomicBlock, transaction } from './transaction';
+export {
+  atomic,
+  onCommit,
+  currentTransaction,
+  inAtomicBlock,
+  transaction,
+  setRollback,
+  getRollback,
+  nonAtomicRequests,
+  isNonAtomicRequests,
+  TransactionManagementError,
+} from './transaction';
 export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError } from './errors';
 export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions } from './migrations';

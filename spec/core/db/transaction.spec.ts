@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { useTestDatabase, withRollback, captureQueries } from '../../../lib/core/db/testing';
-import { atomic, onCommit, currentTransaction, inAtomicBlock } from '../../../lib/core/db';
+import { atomic, onCommit, currentTransaction, inAtomicBlock, setRollback, getRollback, TransactionManagementError } from '../../../lib/core/db';
 import { LibAuthor, LibBook, LibTag } from './library/models';
 import { useTestApps, rejects } from './helpers';
 
@@ -105,6 +105,40 @@ test('onCommit :: runs after the outermost commit, dropped on rollback', async (
     throw new Error('y');
   }).catch(() => undefined);
   assert.equal(calls, ['immediate', 'outer', 'inner']);
+});
+
+test('setRollback :: a marked block rolls back without an error; inner marks undo only the savepoint', async () => {
+  const committed: string[] = [];
+  const value = await atomic(async () => {
+    await LibTag.objects.create({ name: 'marked' });
+    await onCommit(() => committed.push('outer'));
+    assert.not.ok(getRollback());
+    setRollback(true);
+    assert.ok(getRollback());
+    return 'kept value';
+  });
+  assert.is(value, 'kept value');
+  assert.equal(await names(), []);
+  assert.equal(committed, [], 'on-commit callbacks of a rolled-back block are dropped');
+
+  await atomic(async () => {
+    await LibTag.objects.create({ name: 'outer' });
+    await atomic(async () => {
+      await LibTag.objects.create({ name: 'inner' });
+      setRollback(true);
+    });
+    assert.not.ok(getRollback(), 'the mark belonged to the inner block');
+    await LibTag.objects.create({ name: 'after' });
+  });
+  assert.equal(await names(), ['after', 'outer']);
+
+  await atomic(async () => {
+    await LibTag.objects.create({ name: 'unmarked' });
+    setRollback(true);
+    setRollback(false);
+  });
+  assert.equal(await names(), ['after', 'outer', 'unmarked']);
+  assert.throws(() => setRollback(true), (error: Error) => error instanceof TransactionManagementError && /outside of an 'atomic' block/.test(error.message));
 });
 
 test('withRollback :: returns the value and undoes the writes', async () => {
