@@ -498,7 +498,9 @@ export class RequestsClient {
     }
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const url = new URL(path, this.baseUrl).toString();
-    const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+    // fetch's BodyInit wants bytes backed by a plain ArrayBuffer: copy a Buffer into one.
+    const payload = Buffer.isBuffer(body) ? Uint8Array.from(body) : body;
+    const response = await fetch(url, { method, headers, body: payload, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
       const eq = pair.indexOf('=');
