@@ -2,7 +2,8 @@
  * The end-to-end fixture: the demo project served by a real `manage.ts runserver` child
  * process on a free port, over a fresh database (a temporary SQLite file, or a schema of its
  * own on MySQL when DATABASE_URL is a MySQL URL), migrated and given users and a token through
- * `manage.ts` itself. Requests go through undici over HTTP.
+ * `manage.ts` itself. On SQLite that preparation runs once per test process and each server
+ * gets a copy of the prepared file. Requests go through undici over HTTP.
  *
  * Users: `alice` (superuser, made by `createsuperuser --noinput`, with a token from
  * `drf_create_token`) and `carol` (a regular user), both with password `pw`.
@@ -69,8 +70,18 @@ function freePort(): Promise<number> {
 
 interface Database {
   url: string;
+  /** An SQLite file can be filled by copying the process's prepared template. */
+  file: string | null;
   drop(): Promise<void>;
 }
+
+/** A migrated SQLite database with the users and token, made once per test process. */
+interface Template {
+  file: string;
+  aliceToken: string;
+}
+
+let sqliteTemplate: Promise<Template> | null = null;
 
 /** A database of its own: a temporary SQLite file, or a fresh schema on the MySQL server. */
 async function createDatabase(): Promise<Database> {
@@ -90,6 +101,7 @@ async function createDatabase(): Promise<Database> {
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
+      file: null,
       drop: async () => {
         const dropper = await admin();
         await dropper.query(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -98,7 +110,8 @@ async function createDatabase(): Promise<Database> {
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-e2e-'));
-  return { url: `sqlite:${path.join(dir, 'db.sqlite3')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const file = path.join(dir, 'db.sqlite3');
+  return { url: `sqlite:${file}`, file, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The child's cache: Redis under a key prefix of its own when CACHE_URL is set, else memory. */
@@ -151,34 +164,65 @@ async function waitForServer(child: ChildProcess, origin: string, agent: Agent, 
   throw new Error(`runserver did not answer:\n${output()}`);
 }
 
-/** Start the demo on a fresh database; call `stop()` in the suite's `after()`. */
-export async function startDemoServer(): Promise<DemoServer> {
-  const database = await createDatabase();
-  const env: NodeJS.ProcessEnv = {
+function childEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     SETTINGS_MODULE: 'demo/settings',
-    DATABASE_URL: database.url,
+    DATABASE_URL: databaseUrl,
     CACHE_URL: childCacheUrl(),
     DEBUG: '0',
     SECRET_KEY: `e2e-${crypto.randomBytes(16).toString('hex')}`,
     API_FRAMEWORK_QUIET: '1',
   };
-  const manage = async (args: string[], extra: Record<string, string> = {}) => runManage(args, { ...env, ...extra });
+}
+
+/** Migrate, then make alice (superuser, with a token) and carol (regular) with `manage.ts`. */
+async function prepare(env: NodeJS.ProcessEnv): Promise<string> {
   const must = async (args: string[], extra: Record<string, string> = {}) => {
-    const result = await manage(args, extra);
+    const result = await runManage(args, { ...env, ...extra });
     if (result.code !== 0) throw new Error(`manage.ts ${args.join(' ')} failed (${result.code}):\n${result.stderr}${result.stdout}`);
     return result.stdout;
   };
+  await must(['migrate']);
+  await must(['createsuperuser', '--noinput', '--username', 'alice', '--email', 'alice@example.com'], { SUPERUSER_PASSWORD: PASSWORD });
+  const tokenOutput = await must(['drf_create_token', 'alice']);
+  const match = /^Generated token ([0-9a-f]{40}) for user alice$/m.exec(tokenOutput);
+  if (!match) throw new Error(`unexpected drf_create_token output: ${tokenOutput}`);
+  await must(['shell', '-c', `await User.objects.createUser('carol', 'carol@example.com', '${PASSWORD}');`]);
+  return match[1];
+}
+
+/**
+ * Fill `database`: on SQLite, copy the process's template (prepared once, on the first call);
+ * on MySQL, prepare the schema itself.
+ */
+async function populate(database: Database, env: NodeJS.ProcessEnv): Promise<string> {
+  if (database.file === null) return prepare(env);
+  if (sqliteTemplate === null) {
+    const template = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-e2e-template-'));
+    process.once('exit', () => fs.rmSync(template, { recursive: true, force: true }));
+    const file = path.join(template, 'db.sqlite3');
+    sqliteTemplate = prepare({ ...env, DATABASE_URL: `sqlite:${file}` }).then((aliceToken) => ({ file, aliceToken }));
+    sqliteTemplate.catch(() => { sqliteTemplate = null; });
+  }
+  const { file, aliceToken } = await sqliteTemplate;
+  // WAL journaling: the log may still hold the last transactions.
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, database.file + suffix);
+  }
+  return aliceToken;
+}
+
+/** Start the demo on a fresh database; call `stop()` in the suite's `after()`. */
+export async function startDemoServer(): Promise<DemoServer> {
+  const database = await createDatabase();
+  const env = childEnv(database.url);
+  const manage = async (args: string[], extra: Record<string, string> = {}) => runManage(args, { ...env, ...extra });
 
   let child: ChildProcess | null = null;
   const agent = new Agent({ keepAliveTimeout: 1000 });
   try {
-    await must(['migrate']);
-    await must(['createsuperuser', '--noinput', '--username', 'alice', '--email', 'alice@example.com'], { SUPERUSER_PASSWORD: PASSWORD });
-    const tokenOutput = await must(['drf_create_token', 'alice']);
-    const match = /^Generated token ([0-9a-f]{40}) for user alice$/m.exec(tokenOutput);
-    if (!match) throw new Error(`unexpected drf_create_token output: ${tokenOutput}`);
-    await must(['shell', '-c', `await User.objects.createUser('carol', 'carol@example.com', '${PASSWORD}');`]);
+    const aliceToken = await populate(database, env);
 
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
@@ -229,7 +273,7 @@ export async function startDemoServer(): Promise<DemoServer> {
       await database.drop();
     };
 
-    return { port, origin, aliceToken: match[1], call, manage, stop };
+    return { port, origin, aliceToken, call, manage, stop };
   } catch (error) {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     await agent.close();
