@@ -204,6 +204,21 @@ tutorial('token endpoint :: JSON and form credentials, the original error texts'
   expectBody(await server.call('GET', '/api-token-auth/'), 405, '{"detail":"Method \\"GET\\" not allowed."}');
 });
 
+tutorial('drf_create_token :: prints the key, -r regenerates it (the old key stops working), unknown users fail', async () => {
+  const again = await server.manage(['drf_create_token', 'alice']);
+  assert.is(again.code, 0);
+  assert.is(again.stdout, `Generated token ${server.aliceToken} for user alice\n`);
+  const reset = await server.manage(['drf_create_token', '-r', 'alice']);
+  const key = /^Generated token ([0-9a-f]{40}) for user alice$/m.exec(reset.stdout)?.[1];
+  assert.ok(key && key !== server.aliceToken, reset.stdout);
+  expectBody(await server.call('POST', '/snippets/', { body: { code: 'x' }, token: server.aliceToken }), 403, '{"detail":"Invalid token."}');
+  assert.is((await server.call('POST', '/snippets/', { body: { code: 'x' }, token: key! })).status, 201);
+  server.aliceToken = key!;
+  const unknown = await server.manage(['drf_create_token', 'nobody']);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, /^CommandError: .*nobody/m);
+});
+
 tutorial('session :: login form with CSRF, writes need the CSRF token, logout', async () => {
   const jar: Record<string, string> = {};
   const loginPage = await server.call('GET', '/api-auth/login/');
