@@ -7,7 +7,7 @@
  * override `toRepresentation()` / `toInternalValue()` for custom types.
  */
 import assert from 'node:assert';
-import { ValidationError } from './exceptions';
+import { ErrorDetail, ValidationError } from './exceptions';
 import { apiSettings, ISO_8601 } from './settings';
 import { settings } from './core/conf';
 import { gettext } from './core/i18n';
@@ -39,6 +39,11 @@ export class SkipField extends Error {
 export interface ContextualDefault {
   readonly requiresContext: true;
   call(field: Field): unknown;
+}
+
+/** A validation error of the host layer's validators (not an API exception): `message` and `code`. */
+function isHostValidationError(error: unknown): error is Error & { code?: string } {
+  return error instanceof Error && error.name === 'ValidationError' && !(error instanceof ValidationError);
 }
 
 function isContextualDefault(value: unknown): value is ContextualDefault {
@@ -464,6 +469,11 @@ export class Field {
       try {
         await callValidator(validator, value, this);
       } catch (error) {
+        if (isHostValidationError(error)) {
+          // A model validator of the host layer (the original's Django ValidationError).
+          errors.push(new ErrorDetail(error.message, error.code ?? 'invalid'));
+          continue;
+        }
         if (!(error instanceof ValidationError)) throw error;
         if (!Array.isArray(error.detail)) throw error;
         errors.push(...error.detail);

@@ -263,6 +263,7 @@ export class User extends BaseModel {
     verboseName: 'username',
     helpText: 'Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.',
     errorMessages: { unique: 'A user with that username already exists.' },
+    validators: [new UnicodeUsernameValidator()],
   }))
   declare username: string;
 

@@ -36,6 +36,11 @@ export interface DjangoFieldOptions {
   default?: unknown;
   /** Django's `error_messages`; serializers report `unique` for a duplicate value. */
   errorMessages?: { unique?: string; [code: string]: string | undefined };
+  /**
+   * Django's `validators`: objects with `validate(value)` (or functions) throwing a
+   * `ValidationError` with `message` and `code`; serializers generated from the model run them.
+   */
+  validators?: readonly unknown[];
   /** Django's `unique_for_date` / `_month` / `_year`: unique per period of the named date field. */
   uniqueForDate?: string;
   uniqueForMonth?: string;
