@@ -486,12 +486,12 @@ export class RequestsClient {
   /** Send a request of any method. */
   async request(method: string, path: string, options: LiveRequestOptions = {}): Promise<LiveResponse> {
     const headers: Record<string, string> = { ...this.headers, ...(options.headers ?? {}) };
-    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    let body: string | Buffer | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] ??= 'application/json';
     } else if (typeof options.data === 'string' || Buffer.isBuffer(options.data)) {
-      body = typeof options.data === 'string' ? options.data : Uint8Array.from(options.data);
+      body = options.data;
     } else if (options.data !== undefined) {
       body = new URLSearchParams(options.data).toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
