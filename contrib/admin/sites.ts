@@ -17,7 +17,7 @@ import {
 } from '../../lib/core/http';
 import { include, path, reverse, type IncludeTarget, type UrlPattern, type ViewFunction } from '../../lib/core/urls';
 import { renderSerializerForm } from '../browsable/forms';
-import { iriToUri, isSafeRedirect, redirectTo } from '../browsable/redirects';
+import { isSafeRedirect } from '../browsable/redirects';
 import { baseContext, renderTemplate } from '../browsable/templates';
 import { enforceCsrf, readForm } from '../browsable/views';
 import { registerDefaultAdmins } from './defaults';
@@ -152,7 +152,7 @@ export class AdminSite {
     return async (request, kwargs) => {
       if (!this.hasPermission(request.user)) {
         const next = encodeURIComponent(request.getFullPath());
-        return this.neverCache(redirectTo(`${this.url('login')}?${REDIRECT_FIELD_NAME}=${next}`));
+        return this.neverCache(new HttpResponseRedirect(`${this.url('login')}?${REDIRECT_FIELD_NAME}=${next}`));
       }
       return handler.call(this, request, kwargs ?? {});
     };
@@ -242,7 +242,7 @@ export class AdminSite {
       const user = username ? await authenticate(request, { username, password: form.get('password') ?? '' }) : null;
       if (user && user.is_active && user.is_staff) {
         await login(request, user);
-        return this.neverCache(redirectTo(iriToUri(context.next ? String(context.next) : this.url('index'))));
+        return this.neverCache(new HttpResponseRedirect(context.next ? String(context.next) : this.url('index')));
       }
       context.errors = {
         __all__: ['Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive.'],
@@ -250,7 +250,7 @@ export class AdminSite {
     } else if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new HttpResponseNotAllowed(['GET', 'HEAD', 'POST']);
     } else if (this.hasPermission(request.user)) {
-      return this.neverCache(redirectTo(iriToUri(context.next ? String(context.next) : this.url('index'))));
+      return this.neverCache(new HttpResponseRedirect(context.next ? String(context.next) : this.url('index')));
     }
     return this.render(request, 'admin/login.html', context);
   }

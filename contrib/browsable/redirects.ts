@@ -5,7 +5,7 @@
  * other hosts, `//evil.example`, `/\evil.example`, `javascript:` URLs, control characters —
  * is ignored (the host framework's `url_has_allowed_host_and_scheme`).
  */
-import { HttpResponse, type HttpRequest } from '../../lib/core/http';
+import type { HttpRequest } from '../../lib/core/http';
 
 /** True when redirecting to `url` keeps the browser on the request's own site. */
 export function isSafeRedirect(url: string | null | undefined, request: HttpRequest): boolean {
@@ -36,21 +36,4 @@ export function isSafeRedirect(url: string | null | undefined, request: HttpRequ
 /** `next` when it is safe, else `fallback`. */
 export function safeRedirectTarget(next: string | null | undefined, request: HttpRequest, fallback = '/'): string {
   return next && isSafeRedirect(next, request) ? next.trim() : fallback;
-}
-
-/** Percent-encode what a URI may not contain, keeping existing `%` escapes (`iri_to_uri`). */
-export function iriToUri(url: string): string {
-  return encodeURI(url).replace(/%25([0-9A-Fa-f]{2})/g, '%$1');
-}
-
-/**
- * A 302 to `location`, which must already be a valid URI reference (its `%` escapes are kept
- * as they are — `?next=%2Fadmin%2F` stays intact).
- */
-export function redirectTo(location: string): HttpResponse {
-  if (!/^[\x21-\x7e]*$/.test(location)) throw new TypeError(`Not an encoded URI reference: ${JSON.stringify(location)}`);
-  const response = new HttpResponse('', { status: 302 });
-  response.removeHeader('Content-Type');
-  response.setHeader('Location', location);
-  return response;
 }

@@ -11,11 +11,11 @@
 import { login, logout, authenticate, REDIRECT_FIELD_NAME } from '../auth';
 import { checkCsrf } from '../sessions/csrf';
 import {
-  HttpResponse, HttpResponseForbidden, HttpResponseNotAllowed, QueryDict, type HttpRequest,
+  HttpResponse, HttpResponseForbidden, HttpResponseNotAllowed, HttpResponseRedirect, QueryDict, type HttpRequest,
 } from '../../lib/core/http';
 import { DEFAULT_SETTINGS, settings } from '../../lib/core/conf';
 import type { ViewFunction } from '../../lib/core/urls';
-import { iriToUri, isSafeRedirect, redirectTo, safeRedirectTarget } from './redirects';
+import { isSafeRedirect, safeRedirectTarget } from './redirects';
 import { baseContext, renderTemplate } from './templates';
 
 /** The never-cache headers of pages holding forms and session state. */
@@ -90,7 +90,7 @@ export const loginView: ViewFunction = async (request: HttpRequest) => {
     const user = await authenticate(request, { username, password });
     if (user && user.is_active !== false) {
       await login(request, user);
-      const response = redirectTo(iriToUri(safeRedirectTarget(next, request, loginRedirectUrl())));
+      const response = new HttpResponseRedirect(safeRedirectTarget(next, request, loginRedirectUrl()));
       response.setHeader('Cache-Control', NEVER_CACHE);
       return response;
     }
@@ -116,7 +116,7 @@ export const logoutView: ViewFunction = async (request: HttpRequest) => {
   await logout(request);
   const target = next || settings.LOGOUT_REDIRECT_URL;
   if (target) {
-    const response = redirectTo(iriToUri(target));
+    const response = new HttpResponseRedirect(target);
     response.setHeader('Cache-Control', NEVER_CACHE);
     return response;
   }

@@ -7,6 +7,7 @@ import { Socket } from 'node:net';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse as parseCookieHeader, serialize as serializeCookie } from 'cookie';
 import { settings } from './conf';
+import { iriToUri } from './encoding';
 import {
   DisallowedHost,
   DisallowedRedirect,
@@ -982,7 +983,11 @@ export class JsonResponse extends HttpResponse {
 
 const ALLOWED_REDIRECT_SCHEMES = new Set(['http', 'https', 'ftp']);
 
-/** A 302 redirect to `url`. */
+/**
+ * A 302 redirect to `url`. The `Location` is `iriToUri(url)`: non-ASCII text and characters a
+ * URI may not hold are percent-encoded, existing `%XX` escapes are kept (`?next=%2Fadmin%2F`
+ * stays intact).
+ */
 export class HttpResponseRedirect extends HttpResponse {
   constructor(url: string, init: ResponseInit = {}) {
     super('', { status: 302, ...init });
@@ -990,20 +995,12 @@ export class HttpResponseRedirect extends HttpResponse {
     if (scheme && !ALLOWED_REDIRECT_SCHEMES.has(scheme.toLowerCase())) {
       throw new DisallowedRedirect(`Unsafe redirect to URL with protocol '${scheme}'`);
     }
-    this.setHeader('Location', encodeURI(decodeSafe(url)));
+    this.setHeader('Location', iriToUri(url));
   }
 
   /** The redirect target. */
   get url(): string {
     return this.getHeader('Location') ?? '';
-  }
-}
-
-function decodeSafe(url: string): string {
-  try {
-    return decodeURI(url);
-  } catch {
-    return url;
   }
 }
 

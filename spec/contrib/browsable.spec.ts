@@ -364,6 +364,12 @@ test('login :: good credentials log in and redirect to a same-site next', async 
   assert.match(page.text, /data-testid="username">alice</);
 });
 
+test('login :: a next holding escapes and non-ASCII text is sent on as a URI (escapes kept)', async () => {
+  const [response] = await loginWith('/notes/?search=a%2Fb%26c&title=café');
+  assert.is(response.status, 302);
+  assert.is(response.header('Location'), '/notes/?search=a%2Fb%26c&title=caf%C3%A9');
+});
+
 test('login :: next pointing elsewhere goes to / instead', async () => {
   for (const next of ['http://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', 'https://testserver.evil/']) {
     const [response] = await loginWith(next);

@@ -250,6 +250,15 @@ http('redirects and 405', () => {
   assert.is(notAllowed.getHeader('Allow'), 'GET, POST');
 });
 
+http('redirects :: Location keeps escapes and reserved characters, encodes the rest (iri_to_uri)', () => {
+  assert.is(new HttpResponseRedirect('/api-auth/login/?next=%2Fadmin%2F').getHeader('Location'), '/api-auth/login/?next=%2Fadmin%2F');
+  assert.is(new HttpResponseRedirect('/a?next=%2Fx%3Fq%3D100%25&b=%E9').url, '/a?next=%2Fx%3Fq%3D100%25&b=%E9');
+  assert.is(new HttpResponseRedirect('/café/?q=a b&r=[1]#frag').url, '/caf%C3%A9/?q=a%20b&r=[1]#frag');
+  assert.is(new HttpResponseRedirect('https://testserver/x?y="<z>"').url, 'https://testserver/x?y=%22%3Cz%3E%22');
+  assert.is(new HttpResponsePermanentRedirect('/ü/%2F').url, '/%C3%BC/%2F');
+  assert.throws(() => new HttpResponseRedirect('data:text/html,x'), /Unsafe redirect to URL with protocol 'data'/);
+});
+
 http('StreamingHttpResponse :: no content attribute; readAll joins chunks', async () => {
   const response = new StreamingHttpResponse(['a', Buffer.from('b')]);
   assert.ok(response.streaming);
