@@ -38,7 +38,7 @@ import {
 } from './validators';
 import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
-import { isHtmlInput, parseHtmlDict, parseHtmlList, htmlHas, type MultiValueInput } from './utils/html';
+import { isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
 import {
   getFieldKwargs, getNestedRelationKwargs, getRelationKwargs, getUniqueErrorMessage, getUrlKwargs, serializerFieldMapping,
   type FieldClass, type FieldKwargs,
@@ -234,6 +234,26 @@ export abstract class BaseSerializer extends Field {
     }
     if (this.hasErrors() && options.raiseException) throw new ValidationError(this.errors as never);
     return !this.hasErrors();
+  }
+
+  /**
+   * The validation `Serializer` and `ListSerializer` share: empty values, `toInternalValue()`,
+   * the validators, then the serializer-level `validate` hook; errors are re-raised keyed as the
+   * serializer's errors (`non_field_errors` for a bare list).
+   */
+  protected async runFullValidation(data: unknown, validate: (value: unknown) => unknown): Promise<unknown> {
+    const [isEmpty, input] = this.validateEmptyValues(data);
+    if (isEmpty) return input;
+    const value = await this.toInternalValue(input);
+    try {
+      await this.runValidators(value);
+      const validated = await validate(value);
+      assert(validated !== null && validated !== undefined, '.validate() should return the validated data');
+      return validated;
+    } catch (error) {
+      if (error instanceof ValidationError) throw new ValidationError(asSerializerError(error) as never);
+      throw error;
+    }
   }
 
   /** The "no errors" value: `{}` (or `[]` for lists). */
@@ -472,18 +492,7 @@ export class Serializer extends BaseSerializer {
   }
 
   override async runValidation(data: unknown = empty): Promise<unknown> {
-    const [isEmpty, input] = this.validateEmptyValues(data);
-    if (isEmpty) return input;
-    const value = await this.toInternalValue(input);
-    try {
-      await this.runValidators(value);
-      const validated = await this.validate(value);
-      assert(validated !== null && validated !== undefined, '.validate() should return the validated data');
-      return validated;
-    } catch (error) {
-      if (error instanceof ValidationError) throw new ValidationError(asSerializerError(error) as never);
-      throw error;
-    }
+    return this.runFullValidation(data, (value) => this.validate(value as Record<string, unknown>));
   }
 
   /** Object-level validation: check `attrs` across fields and return them (possibly changed). */
@@ -673,12 +682,7 @@ export class ListSerializer extends BaseSerializer {
   }
 
   override getValue(dictionary: unknown): unknown {
-    if (isHtmlInput(dictionary)) {
-      if (!htmlHas(dictionary, this.fieldName) && this.root.partial) {
-        return parseHtmlList(dictionary, this.fieldName, null) ?? empty;
-      }
-      return parseHtmlList(dictionary, this.fieldName, null) ?? empty;
-    }
+    if (isHtmlInput(dictionary)) return parseHtmlList(dictionary, this.fieldName, null) ?? empty;
     return super.getValue(dictionary);
   }
 
@@ -687,18 +691,7 @@ export class ListSerializer extends BaseSerializer {
   }
 
   override async runValidation(data: unknown = empty): Promise<unknown> {
-    const [isEmpty, input] = this.validateEmptyValues(data);
-    if (isEmpty) return input;
-    const value = await this.toInternalValue(input);
-    try {
-      await this.runValidators(value);
-      const validated = await this.validate(value);
-      assert(validated !== null && validated !== undefined, '.validate() should return the validated data');
-      return validated;
-    } catch (error) {
-      if (error instanceof ValidationError) throw new ValidationError(asSerializerError(error) as never);
-      throw error;
-    }
+    return this.runFullValidation(data, (value) => this.validate(value as unknown[]));
   }
 
   /** List-level validation: check the validated items together and return them. */
