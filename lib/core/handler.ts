@@ -29,46 +29,55 @@ function isRenderable(value: unknown): value is HttpResponse & RenderableRespons
   );
 }
 
-/** `json.dumps` with the host framework's default separators (`{"a": 1, "b": 2}`). */
-function pyJson(data: Record<string, unknown>): string {
-  return `{${Object.entries(data).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(', ')}}`;
+/**
+ * The page of the host framework's default error views (used when the project has no error
+ * template): the same bytes as Django 3.2's `ERROR_PAGE_TEMPLATE`.
+ */
+function errorPage(title: string, details: string): string {
+  return `\n<!doctype html>\n<html lang="en">\n<head>\n  <title>${title}</title>\n</head>\n<body>\n  <h1>${title}</h1><p>${details}</p>\n</body>\n</html>\n`;
 }
 
-function jsonResponse(body: string, status: number): HttpResponse {
-  return new HttpResponse(body, { status, contentType: 'application/json' });
+function htmlResponse(body: string, status: number): HttpResponse {
+  return new HttpResponse(body, { status, contentType: 'text/html' });
 }
 
-function debugDetails(error: unknown): Record<string, unknown> {
-  if (!settings.DEBUG || error === undefined) return {};
-  if (error instanceof Error) return { exception: `${error.name}: ${error.message}`, traceback: error.stack ?? '' };
-  return { exception: String(error) };
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 }
 
-/** The default 400 view: `{"error": "Bad Request (400)"}` (plus details when DEBUG). */
+/** With DEBUG on, the error's message and stack (escaped) as the page's details; else ''. */
+function debugDetails(error: unknown): string {
+  if (!settings.DEBUG || error === undefined) return '';
+  if (error instanceof Error) {
+    return `${escapeHtml(`${error.name}: ${error.message}`)}</p>\n<pre>${escapeHtml(error.stack ?? '')}</pre><p>`;
+  }
+  return escapeHtml(String(error));
+}
+
+/** The default 400 view: the host framework's `<h1>Bad Request (400)</h1>` page (details when DEBUG). */
 export function badRequest(_request: HttpRequest, error?: unknown): HttpResponse {
-  return jsonResponse(pyJson({ error: 'Bad Request (400)', ...debugDetails(error) }), 400);
+  return htmlResponse(errorPage('Bad Request (400)', debugDetails(error)), 400);
 }
 
-/** The default 403 view. */
-export function permissionDenied(_request: HttpRequest, error?: unknown): HttpResponse {
-  const message = error instanceof Error && error.message ? error.message : 'You do not have permission to perform this action.';
-  return jsonResponse(JSON.stringify({ detail: message }), 403);
+/** The default 403 view: the host framework's `<h1>403 Forbidden</h1>` page. */
+export function permissionDenied(_request: HttpRequest, _error?: unknown): HttpResponse {
+  return htmlResponse(errorPage('403 Forbidden', ''), 403);
 }
 
-/** The default 404 view: `{"detail":"Not found."}`. */
+/** The default 404 view: the host framework's "Not Found" page. */
 export function pageNotFound(_request: HttpRequest, _error?: unknown): HttpResponse {
-  return jsonResponse(JSON.stringify({ detail: 'Not found.' }), 404);
+  return htmlResponse(errorPage('Not Found', 'The requested resource was not found on this server.'), 404);
 }
 
-/** The default 500 view: `{"error": "Server Error (500)"}` (plus the stack when DEBUG). */
+/** The default 500 view: the host framework's `<h1>Server Error (500)</h1>` page (the stack when DEBUG). */
 export function serverError(_request: HttpRequest, error?: unknown): HttpResponse {
-  return jsonResponse(pyJson({ error: 'Server Error (500)', ...debugDetails(error) }), 500);
+  return htmlResponse(errorPage('Server Error (500)', debugDetails(error)), 500);
 }
 
 /** The 413 answer to a too-big body; the connection is closed after it. */
 export function requestTooBig(_request: HttpRequest, error?: unknown): HttpResponse {
   const message = error instanceof Error ? error.message : 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.';
-  const response = jsonResponse(JSON.stringify({ detail: message }), 413);
+  const response = new HttpResponse(JSON.stringify({ detail: message }), { status: 413, contentType: 'application/json' });
   response.closeConnection = true;
   return response;
 }

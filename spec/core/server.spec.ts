@@ -30,6 +30,11 @@ server.after(async (ctx) => {
   ctx.restore();
 });
 
+/** The host framework's default error page (Django 3.2's bytes). */
+function errorPage(title: string, details = ''): string {
+  return `\n<!doctype html>\n<html lang="en">\n<head>\n  <title>${title}</title>\n</head>\n<body>\n  <h1>${title}</h1><p>${details}</p>\n</body>\n</html>\n`;
+}
+
 async function text(body: { text(): Promise<string> }): Promise<string> {
   return body.text();
 }
@@ -164,10 +169,11 @@ server('streaming :: chunks arrive in order without Content-Length', async ({ cl
   assert.is(await text(res.body), 'chunk-0;chunk-1;chunk-2;chunk-3;chunk-4;');
 });
 
-server('host :: a Host not in ALLOWED_HOSTS -> 400 JSON', async ({ client }) => {
+server('host :: a Host not in ALLOWED_HOSTS -> the default 400 page', async ({ client }) => {
   const { result: res, output } = await quietly(() => client.request({ path: '/hello/', method: 'GET', headers: { host: 'evil.com' } }));
   assert.is(res.statusCode, 400);
-  assert.is(await text(res.body), '{"error": "Bad Request (400)"}');
+  assert.is(res.headers['content-type'], 'text/html');
+  assert.is(await text(res.body), errorPage('Bad Request (400)'));
   assert.match(output, /Invalid HTTP_HOST header: 'evil.com'/);
 });
 
@@ -201,11 +207,11 @@ server('APPEND_SLASH :: off -> plain 404', async ({ client }) => {
   });
 });
 
-server('404 :: JSON body', async ({ client }) => {
+server('404 :: the host framework\'s default HTML page', async ({ client }) => {
   const res = await client.request({ path: '/does-not-exist/', method: 'GET' });
   assert.is(res.statusCode, 404);
-  assert.is(res.headers['content-type'], 'application/json');
-  assert.is(await text(res.body), '{"detail":"Not found."}');
+  assert.is(res.headers['content-type'], 'text/html');
+  assert.is(await text(res.body), errorPage('Not Found', 'The requested resource was not found on this server.'));
 });
 
 server('500 :: logging follows LOG_SERVER_ERRORS, and API_FRAMEWORK_QUIET when it is null', async ({ client }) => {
@@ -229,10 +235,11 @@ server('500 :: logging follows LOG_SERVER_ERRORS, and API_FRAMEWORK_QUIET when i
   }
 });
 
-server('500 :: a throwing view -> JSON 500, logged, and the server keeps serving', async ({ client }) => {
+server('500 :: a throwing view -> the default 500 page, logged, and the server keeps serving', async ({ client }) => {
   const { result: res, output } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
   assert.is(res.statusCode, 500);
-  assert.is(await text(res.body), '{"error": "Server Error (500)"}');
+  assert.is(res.headers['content-type'], 'text/html');
+  assert.is(await text(res.body), errorPage('Server Error (500)'));
   assert.match(output, /Internal Server Error: \/boom\//);
   assert.match(output, /the view exploded/);
   const next = await client.request({ path: '/hello/', method: 'GET' });
@@ -250,13 +257,12 @@ server('500 :: a view returning nothing is a 500', async ({ client }) => {
 server('500 :: DEBUG adds the exception and traceback, only when DEBUG', async ({ client }) => {
   await overrideSettings({ DEBUG: true }, async () => {
     const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
-    const data = JSON.parse(await text(res.body));
-    assert.is(data.error, 'Server Error (500)');
-    assert.is(data.exception, 'Error: the view exploded');
-    assert.match(data.traceback, /boom/);
+    const body = await text(res.body);
+    assert.match(body, '<h1>Server Error (500)</h1><p>Error: the view exploded</p>');
+    assert.match(body, /<pre>Error: the view exploded\n\s+at .*boom/);
   });
   const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
-  assert.equal(JSON.parse(await text(res.body)), { error: 'Server Error (500)' });
+  assert.is(await text(res.body), errorPage('Server Error (500)'));
 });
 
 server('access log :: one line per request when ACCESS_LOG', async ({ client }) => {
@@ -442,7 +448,7 @@ handler('middleware :: processException may rescue; otherwise the error view ans
   const { result: crashed, output } = await quietly(() => get('/crash/'));
   assert.is(crashed.status, 500);
   // The custom handler500 failed as well: the default answers and both errors are logged.
-  assert.is(crashed.text, '{"error": "Server Error (500)"}');
+  assert.is(crashed.text, errorPage('Server Error (500)'));
   assert.match(output, /not rescued/);
   assert.match(output, /Error in handler500: .*the 500 handler is broken too/);
   // Outer middleware still saw the response.
@@ -452,7 +458,8 @@ handler('middleware :: processException may rescue; otherwise the error view ans
 handler('errors :: PermissionDenied -> 403, Http404 and unknown paths -> handler404 (dotted path)', async () => {
   const denied = await get('/denied/');
   assert.is(denied.status, 403);
-  assert.is(denied.text, '{"detail":"You do not have permission to perform this action."}');
+  assert.is(denied.getHeader('Content-Type'), 'text/html');
+  assert.is(denied.text, errorPage('403 Forbidden'));
   const missing = await get('/missing/');
   assert.is(missing.status, 404);
   assert.is(missing.text, 'custom 404 for /missing/: No such thing.');
