@@ -593,10 +593,9 @@ export class APIView implements NamedView {
     } catch (error) {
       response = await this.handleException(error);
     }
-    if (!request.isAuthenticationDone) {
-      // Renderers may show the user (browsable API) even when the pipeline stopped early.
-      await request.authenticate().catch(() => undefined);
-    }
+    // A request stopped before authentication (406, bad version, unknown format) stays
+    // unauthenticated, as DRF's lazy `request.user`: renderers that show the user (the
+    // browsable API) authenticate on demand, so JSON answers never read the session.
     this.response = this.finalizeResponse(request, response);
     return this.response;
   }

@@ -277,6 +277,15 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     return [...headers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, value]) => ({ name, value }));
   }
 
+  /**
+   * Authenticate a request the pipeline stopped before authentication (a 406, a bad version),
+   * as DRF's lazy `request.user` does when the page first reads it. Failing credentials leave
+   * the request unauthenticated: the page shows the anonymous user and no forms.
+   */
+  async ensureAuthenticated(request: Request): Promise<void> {
+    if (!request.isAuthenticationDone) await request.authenticate().catch(() => undefined);
+  }
+
   /** Build the template context of the page. */
   async getContext(data: unknown, _acceptedMediaType: string | null, rendererContext: RendererContext): Promise<Record<string, unknown>> {
     const view = rendererContext.view as View;
@@ -285,6 +294,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     if (!(view instanceof APIView) || !request || !response) {
       throw new TypeError('BrowsableAPIRenderer needs the view, request and response in the renderer context.');
     }
+    await this.ensureAuthenticated(request);
     const renderer = this.getDefaultRenderer(view);
     const content = await this.getContent(renderer, data, rendererContext);
 

@@ -30,6 +30,7 @@ import { ReadOnlyField } from '../../lib/fields';
 import { apiSettings } from '../../lib/settings';
 import { APIClient, type TestResponse } from '../../lib/test';
 import { APIView } from '../../lib/views';
+import { QueryParameterVersioning } from '../../lib/versioning';
 
 // -- fixtures ----------------------------------------------------------------------------------
 
@@ -108,7 +109,19 @@ class Root extends APIView {
   }
 }
 
+class StrictVersioning extends QueryParameterVersioning {
+  override allowedVersions = ['1'];
+}
+
+class Versioned extends APIView {
+  override versioningClass = StrictVersioning;
+  async get(request: Request): Promise<Response> {
+    return new Response({ version: request.version });
+  }
+}
+
 export const urlpatterns = [
+  path('versioned/', Versioned.asView()),
   path('', Root.asView()),
   path('notes/', NoteList.asView(), { name: 'note-list' }),
   path('notes/<int:pk>/', NoteDetail.asView(), { name: 'note-detail' }),
@@ -263,6 +276,21 @@ test('forms :: a logged-in user gets the POST form built from the serializer and
   assert.match(html, /<option value="multipart\/form-data">/);
   assert.ok(html.includes('&quot;title&quot;: &quot;&quot;'), 'the raw form holds a JSON skeleton');
   assert.match(html, /data-user|data-testid="username">alice</);
+});
+
+test('early failure :: a bad version answers JSON without reading the session; the page still shows the user', async () => {
+  const client = await loggedIn(alice);
+  const json = await client.get('/versioned/?version=9');
+  assert.is(json.status, 404);
+  assert.is(json.text, '{"detail":"Invalid version in query parameter."}');
+  assert.is(json.header('Vary'), 'Accept', 'no Vary: Cookie: nothing read the session');
+  const page = await client.get('/versioned/?version=9', HTML);
+  assert.is(page.status, 404);
+  assert.match(page.text, /Invalid version in query parameter\./);
+  assert.match(page.text, /data-testid="username">alice</);
+  assert.is(page.header('Vary'), 'Accept, Cookie', 'the page read the session to show the user');
+  const anonymous = await new APIClient().get('/versioned/?version=9', HTML);
+  assert.not.match(anonymous.text, /data-testid="username"/);
 });
 
 test('forms :: the owner gets a prefilled PUT form and DELETE; another user only sees the page', async () => {
