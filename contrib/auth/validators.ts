@@ -1,17 +1,9 @@
 /**
  * Username validators, as the host framework's: letters (any script), digits and `@ . + - _`.
  */
+import { ValidationError } from '../../lib/core/exceptions';
 
-/** Raised by a validator; `message` is shown to the user, `code` identifies the rule. */
-export class ValidationError extends Error {
-  override name = 'ValidationError';
-  constructor(
-    message: string,
-    readonly code: string = 'invalid',
-  ) {
-    super(message);
-  }
-}
+export { ValidationError };
 
 /** Validate usernames of any script: `\w` in the Unicode sense plus `@ . + -`. */
 export class UnicodeUsernameValidator {

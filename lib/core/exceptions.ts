@@ -1,6 +1,8 @@
 /**
- * The host layer's exceptions: the ones the request handler turns into 400/403/404/413
- * responses. The API framework's `APIException` family lives in `lib/exceptions.ts`.
+ * The host layer's exceptions (the host framework's `core.exceptions`): the ones the request
+ * handler turns into 400/403/404/413 responses, the model layer's lookup errors, and the
+ * `ValidationError` of model-field and password validators. The database layer's own errors
+ * are in `db/errors.ts`; the API framework's `APIException` family lives in `lib/exceptions.ts`.
  */
 export { ImproperlyConfigured } from './conf';
 
@@ -37,4 +39,36 @@ export class PermissionDenied extends Error {
 /** Raise from a view to answer 404 (the API framework maps it to `NotFound`). */
 export class Http404 extends Error {
   override name = 'Http404';
+}
+
+/** Raised by `QuerySet.get()` when nothing matches; every model's `DoesNotExist` extends it. */
+export class ObjectDoesNotExist extends Error {
+  override name = 'DoesNotExist';
+}
+
+/** Raised by `QuerySet.get()` when more than one row matches. */
+export class MultipleObjectsReturned extends Error {
+  override name = 'MultipleObjectsReturned';
+}
+
+/**
+ * Raised when a lookup or ordering names a field the model does not have, or uses a lookup
+ * the field does not support. Never build SQL from the offending name.
+ */
+export class FieldError extends Error {
+  override name = 'FieldError';
+}
+
+/**
+ * Raised by a model-field or user validator (not an API exception): `message` is shown to the
+ * user, `code` identifies the rule. Serializer fields turn it into an error detail.
+ */
+export class ValidationError extends Error {
+  override name = 'ValidationError';
+  constructor(
+    message: string,
+    readonly code: string = 'invalid',
+  ) {
+    super(message);
+  }
 }

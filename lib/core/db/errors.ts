@@ -1,25 +1,10 @@
 /**
  * The database layer's exceptions, named as Django names them so callers (generic views,
- * `get_object_or_404`-style helpers) can catch them the same way.
+ * `get_object_or_404`-style helpers) can catch them the same way. The lookup errors Django keeps
+ * in `core.exceptions` (`ObjectDoesNotExist`, `MultipleObjectsReturned`, `FieldError`) live in
+ * `lib/core/exceptions.ts` and are re-exported here.
  */
-
-/** Raised by `QuerySet.get()` when nothing matches; every model's `DoesNotExist` extends it. */
-export class ObjectDoesNotExist extends Error {
-  override name = 'DoesNotExist';
-}
-
-/** Raised by `QuerySet.get()` when more than one row matches. */
-export class MultipleObjectsReturned extends Error {
-  override name = 'MultipleObjectsReturned';
-}
-
-/**
- * Raised when a lookup or ordering names a field the model does not have, or uses a lookup
- * the field does not support. Never build SQL from the offending name.
- */
-export class FieldError extends Error {
-  override name = 'FieldError';
-}
+export { FieldError, MultipleObjectsReturned, ObjectDoesNotExist } from '../exceptions';
 
 /**
  * Raised when a lookup value cannot be converted for its field (`Field 'id' expected a
