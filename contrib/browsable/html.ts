@@ -1,9 +1,8 @@
 /**
  * HTML helpers of the browsable API: the response body with its URLs turned into links
- * (everything else escaped) and view descriptions rendered from Markdown without letting raw
- * HTML through.
+ * (everything else escaped). View descriptions are rendered safely by `markupDescription`
+ * (lib/utils/formatting.ts).
  */
-import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from '../../lib/templates/html';
 
 export { escapeHtml };
@@ -32,35 +31,4 @@ export function urlizeQuotedLinks(content: string): string {
     last = index + url.length;
   }
   return out + escapeHtml(content.slice(last));
-}
-
-const safeMarked = new Marked({
-  gfm: true,
-  renderer: {
-    // Raw HTML in a description is shown as text.
-    html(token: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(token.text);
-    },
-    // Links and images keep only harmless URLs.
-    link(this: unknown, token: Tokens.Link): string | false {
-      if (!isSafeUrl(token.href)) return escapeHtml(token.text);
-      return false;
-    },
-    image(token: Tokens.Image): string {
-      if (!isSafeUrl(token.href)) return escapeHtml(token.text);
-      return `<img src="${escapeHtml(token.href)}" alt="${escapeHtml(token.text)}">`;
-    },
-  },
-});
-
-/** True for relative URLs and http, https and mailto ones (no `javascript:` links). */
-export function isSafeUrl(url: string): boolean {
-  const trimmed = url.trim().toLowerCase();
-  const scheme = /^([a-z][a-z0-9+.-]*):/.exec(trimmed);
-  return !scheme || ['http', 'https', 'mailto'].includes(scheme[1]);
-}
-
-/** Render a view description written in Markdown; raw HTML is escaped. */
-export function renderMarkdown(text: string): string {
-  return safeMarked.parse(text, { async: false });
 }

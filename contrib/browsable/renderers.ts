@@ -14,11 +14,11 @@ import { isFormMediaType, type Request } from '../../lib/request';
 import type { Response } from '../../lib/response';
 import { HiddenField } from '../../lib/fields';
 import { BaseSerializer, Serializer } from '../../lib/serializers';
-import { APIView, getViewDescription } from '../../lib/views';
+import { APIView } from '../../lib/views';
 import type { BasePagination } from '../../lib/pagination';
 import { getBreadcrumbs, type Breadcrumb } from './breadcrumbs';
 import { renderSerializerForm } from './forms';
-import { renderMarkdown, urlizeQuotedLinks } from './html';
+import { urlizeQuotedLinks } from './html';
 import { baseContext, renderTemplate } from './templates';
 
 /** The raw-data form of one method: a media type selector and the body text. */
@@ -210,11 +210,12 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     return view.getViewName();
   }
 
-  /** The description as safe HTML; none for 401/403 responses. */
+  /**
+   * The description as HTML (the default `VIEW_DESCRIPTION_FUNCTION` renders it safely; a
+   * project's own function is trusted to return HTML); none for 401/403 responses.
+   */
   getDescription(view: View, statusCode: number): string {
     if (statusCode === 401 || statusCode === 403) return '';
-    if (view.settings.VIEW_DESCRIPTION_FUNCTION === getViewDescription) return renderMarkdown(view.getViewDescription(false));
-    // A project's own description function is trusted to return HTML.
     return view.getViewDescription(true);
   }
 
