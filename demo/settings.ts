@@ -33,11 +33,15 @@ const settings: Partial<ProjectSettings> = {
     'demo.features',
   ],
 
+  // The original project's order (it also lists Django's message middleware, which answers
+  // nothing here: the admin keeps its flash messages itself).
   MIDDLEWARE: [
+    'lib.core.security.SecurityMiddleware',
     'contrib.sessions.middleware.SessionMiddleware',
     'lib.core.middleware.CommonMiddleware',
     'contrib.sessions.csrf.CsrfViewMiddleware',
     'contrib.auth.middleware.AuthenticationMiddleware',
+    'lib.core.clickjacking.XFrameOptionsMiddleware',
   ],
 
   ROOT_URLCONF: 'demo.urls',
