@@ -3,8 +3,7 @@
  * (so views can ask `request.user.isAuthenticated`) but no row and no rights of its own.
  */
 import type { AuthUser } from '../../lib/core/http';
-import { userHasModulePerms, userHasPerm } from './models';
-import { getBackends } from './backendRegistry';
+import { collectBackendPermissions, hasEveryPerm, userHasModulePerms, userHasPerm } from './backendPermissions';
 
 const NO_DB = "Django doesn't provide a DB representation for AnonymousUser.";
 
@@ -65,29 +64,19 @@ export class AnonymousUser implements AuthUser {
     throw new Error(NO_DB);
   }
 
-  private async collect(kind: 'getUserPermissions' | 'getGroupPermissions' | 'getAllPermissions', obj?: unknown): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const backend of getBackends()) {
-      const method = backend[kind];
-      if (typeof method !== 'function') continue;
-      for (const perm of await method.call(backend, this, obj)) out.add(perm);
-    }
-    return out;
-  }
-
   /** Permissions custom backends grant to anonymous users (none with ModelBackend). */
   getUserPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getUserPermissions', obj);
+    return collectBackendPermissions(this, 'getUserPermissions', obj);
   }
 
   /** Group permissions of anonymous users (none with ModelBackend). */
   getGroupPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getGroupPermissions', obj);
+    return collectBackendPermissions(this, 'getGroupPermissions', obj);
   }
 
   /** Every permission custom backends grant to anonymous users. */
   getAllPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getAllPermissions', obj);
+    return collectBackendPermissions(this, 'getAllPermissions', obj);
   }
 
   /** False unless a custom backend grants the permission to anonymous users. */
@@ -96,9 +85,8 @@ export class AnonymousUser implements AuthUser {
   }
 
   /** True when every permission is granted (never, with ModelBackend). */
-  async hasPerms(perms: Iterable<string>, obj?: unknown): Promise<boolean> {
-    for (const perm of perms) if (!(await this.hasPerm(perm, obj))) return false;
-    return true;
+  hasPerms(perms: Iterable<string>, obj?: unknown): Promise<boolean> {
+    return hasEveryPerm((perm) => this.hasPerm(perm, obj), perms);
   }
 
   /** False unless a custom backend grants anonymous users rights in the app. */

@@ -10,7 +10,7 @@ import { BaseModel, Manager, field, relation, type ModelMeta } from '../../lib/c
 import { saltedHmac } from '../../lib/core/signing';
 import { checkPassword, isPasswordUsable, makePassword } from './hashers';
 import { UnicodeUsernameValidator, normalizeEmail, normalizeUsername } from './validators';
-import { getBackends, type AuthBackend } from './backendRegistry';
+import { collectBackendPermissions, hasEveryPerm, userHasModulePerms, userHasPerm } from './backendPermissions';
 
 /** Django's extra options of a many-to-many field, spread into `@BelongsToMany` options. */
 function djangoInfo(options: { blank?: boolean; verboseName?: string; helpText?: string }): object {
@@ -405,29 +405,19 @@ export class User extends BaseModel {
 
   // -- permissions -------------------------------------------------------------
 
-  private async collect(kind: 'getUserPermissions' | 'getGroupPermissions' | 'getAllPermissions', obj?: unknown): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const backend of getBackends()) {
-      const method = backend[kind] as AuthBackend[typeof kind];
-      if (typeof method !== 'function') continue;
-      for (const perm of await method.call(backend, this, obj)) out.add(perm);
-    }
-    return out;
-  }
-
   /** Permission strings (`app_label.codename`) granted directly to this user. */
   getUserPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getUserPermissions', obj);
+    return collectBackendPermissions(this, 'getUserPermissions', obj);
   }
 
   /** Permission strings granted through the user's groups. */
   getGroupPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getGroupPermissions', obj);
+    return collectBackendPermissions(this, 'getGroupPermissions', obj);
   }
 
   /** Every permission string the user has, directly or through groups. */
   getAllPermissions(obj?: unknown): Promise<Set<string>> {
-    return this.collect('getAllPermissions', obj);
+    return collectBackendPermissions(this, 'getAllPermissions', obj);
   }
 
   /**
@@ -440,9 +430,8 @@ export class User extends BaseModel {
   }
 
   /** True when the user has every permission in `perms`. */
-  async hasPerms(perms: Iterable<string>, obj?: unknown): Promise<boolean> {
-    for (const perm of perms) if (!(await this.hasPerm(perm, obj))) return false;
-    return true;
+  hasPerms(perms: Iterable<string>, obj?: unknown): Promise<boolean> {
+    return hasEveryPerm((perm) => this.hasPerm(perm, obj), perms);
   }
 
   /** True when the user has any permission in the app `appLabel`. */
@@ -450,32 +439,4 @@ export class User extends BaseModel {
     if (this.is_active && this.is_superuser) return true;
     return userHasModulePerms(this, appLabel);
   }
-}
-
-/** Ask each backend whether `user` has `perm`; a backend throwing `PermissionDenied` stops the search. */
-export async function userHasPerm(user: object, perm: string, obj?: unknown): Promise<boolean> {
-  for (const backend of getBackends()) {
-    if (typeof backend.hasPerm !== 'function') continue;
-    try {
-      if (await backend.hasPerm(user, perm, obj)) return true;
-    } catch (error) {
-      if ((error as Error).name === 'PermissionDenied') return false;
-      throw error;
-    }
-  }
-  return false;
-}
-
-/** Ask each backend whether `user` has any permission in the app `appLabel`. */
-export async function userHasModulePerms(user: object, appLabel: string): Promise<boolean> {
-  for (const backend of getBackends()) {
-    if (typeof backend.hasModulePerms !== 'function') continue;
-    try {
-      if (await backend.hasModulePerms(user, appLabel)) return true;
-    } catch (error) {
-      if ((error as Error).name === 'PermissionDenied') return false;
-      throw error;
-    }
-  }
-  return false;
 }
