@@ -173,6 +173,26 @@ export abstract class SessionBase {
     }
   }
 
+  /**
+   * Save the session under fresh keys until one is not taken (`save(true)` throwing
+   * `CreateError` means it was); the loop of the storing backends' `create()`. Returns false
+   * when `maxAttempts` keys were all taken.
+   */
+  protected async saveUnderNewKey(maxAttempts = Infinity): Promise<boolean> {
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      this.currentKey = await this.newSessionKey();
+      try {
+        await this.save(true);
+      } catch (error) {
+        if (error instanceof CreateError) continue;
+        throw error;
+      }
+      this.modified = true;
+      return true;
+    }
+    return false;
+  }
+
   /** The current key, creating (and saving) the session first when it has none. */
   async getOrCreateSessionKey(): Promise<string> {
     if (this.currentKey === null) await this.create();

@@ -40,17 +40,7 @@ export class SessionStore extends SessionBase {
 
   override async create(): Promise<void> {
     // Cache keys can be evicted at any time, so `exists()` is not enough: `add` is atomic.
-    for (let attempt = 0; attempt < 10000; attempt++) {
-      this.currentKey = await this.newSessionKey();
-      try {
-        await this.save(true);
-      } catch (error) {
-        if (error instanceof CreateError) continue;
-        throw error;
-      }
-      this.modified = true;
-      return;
-    }
+    if (await this.saveUnderNewKey(10000)) return;
     throw new Error('Unable to create a new session key. It is likely that the cache is unavailable.');
   }
 

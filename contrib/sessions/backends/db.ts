@@ -30,17 +30,7 @@ export class SessionStore extends SessionBase {
   }
 
   override async create(): Promise<void> {
-    for (;;) {
-      this.currentKey = await this.newSessionKey();
-      try {
-        await this.save(true);
-      } catch (error) {
-        if (error instanceof CreateError) continue;
-        throw error;
-      }
-      this.modified = true;
-      return;
-    }
+    await this.saveUnderNewKey();
   }
 
   override async save(mustCreate = false): Promise<void> {
