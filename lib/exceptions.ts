@@ -9,6 +9,7 @@
 import { HttpResponse, type HttpRequest } from './core/http';
 import { gettext } from './core/i18n';
 import { dumps } from './utils/json';
+import { returnDict, returnList } from './utils/serializerHelpers';
 
 /**
  * A string that also carries a machine-readable error `code`.
@@ -68,12 +69,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** Turn nested text into nested `ErrorDetail`s, keeping existing codes. */
+/** The serializer a `ReturnDict`/`ReturnList` (e.g. `serializer.errors`) refers back to, if any. */
+function serializerBehind(data: object): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(data, 'serializer');
+  return descriptor && !descriptor.enumerable ? descriptor.value : undefined;
+}
+
+/**
+ * Turn nested text into nested `ErrorDetail`s, keeping existing codes. Details built from
+ * `serializer.errors` keep its back-reference to the serializer (the browsable API refills
+ * the form of a failed request from it).
+ */
 export function getErrorDetails(data: unknown, defaultCode: string | null = null): ErrorDetails {
-  if (Array.isArray(data)) return data.map((item) => getErrorDetails(item, defaultCode));
+  if (Array.isArray(data)) {
+    const result = data.map((item) => getErrorDetails(item, defaultCode));
+    const serializer = serializerBehind(data);
+    if (serializer !== undefined) returnList(result, serializer);
+    return result;
+  }
   if (isPlainObject(data)) {
     const result: { [key: string]: ErrorDetails } = {};
     for (const [key, value] of Object.entries(data)) result[key] = getErrorDetails(value, defaultCode);
+    const serializer = serializerBehind(data);
+    if (serializer !== undefined) returnDict(result, serializer);
     return result;
   }
   if (data instanceof ErrorDetail) return data;

@@ -5,6 +5,9 @@ import {
   APIException, AuthenticationFailed, ErrorDetail, MethodNotAllowed, NotAcceptable, NotAuthenticated, NotFound,
   ParseError, PermissionDenied, Throttled, UnsupportedMediaType, ValidationError, badRequest, serverError,
 } from '../lib/exceptions';
+import { CharField } from '../lib/fields';
+import { Serializer } from '../lib/serializers';
+import type { ReturnDict, ReturnList } from '../lib/utils/serializerHelpers';
 
 const test = suite('exceptions');
 
@@ -91,6 +94,37 @@ test('validation :: nested details keep their shape, codes and existing ErrorDet
     nested: { inner: [{ message: 'Too long.', code: 'max_length' }] },
     non_field_errors: [{ message: 'x', code: 'required' }],
   });
+});
+
+test('validation :: details built from serializer.errors keep the serializer (not in the JSON)', async () => {
+  class TitleSerializer extends Serializer {
+    static fields = { title: new CharField({ maxLength: 3 }), serializer: new CharField({ required: false }) };
+  }
+  const serializer = new TitleSerializer({ data: { title: 'too long', serializer: 'x'.repeat(2) } });
+  let raised: unknown = null;
+  try {
+    await serializer.isValid({ raiseException: true });
+  } catch (error) {
+    raised = error;
+  }
+  assert.ok(raised instanceof ValidationError);
+  const detail = raised.detail as ReturnDict;
+  assert.is(detail.serializer, serializer);
+  assert.equal(Object.keys(detail), ['title']);
+  assert.is(JSON.stringify(detail), '{"title":["Ensure this field has no more than 3 characters."]}');
+  assert.equal(raised.getCodes(), { title: ['max_length'] });
+
+  const many = TitleSerializer.many([], { data: [{ title: 'ok' }, { title: 'long' }] });
+  assert.not.ok(await many.isValid());
+  const listDetail = new ValidationError(many.errors as never).detail as ReturnList;
+  assert.is(listDetail.serializer, many);
+  assert.is(JSON.stringify(listDetail), '[{},{"title":["Ensure this field has no more than 3 characters."]}]');
+
+  // Plain objects, and a field that happens to be called `serializer`, carry no back-reference.
+  assert.is((new ValidationError({ title: ['x'] }).detail as ReturnDict).serializer, undefined);
+  const fieldNamed = new ValidationError({ serializer: ['Bad.'] }).detail as ReturnDict;
+  assert.equal(plain(fieldNamed), { serializer: ['Bad.'] });
+  assert.ok(Array.isArray(fieldNamed.serializer));
 });
 
 test('error views :: server error and bad request are JSON with spaced separators', () => {

@@ -153,22 +153,11 @@ export class BrowsableAPIRenderer extends BaseRenderer {
       if (typeof view.getSerializer !== 'function') return null;
       if (!view.getParsers().some((parser: BaseParser) => isFormMediaType(parser.mediaType))) return null;
       let serializer: unknown;
-      if (request.method === method && response?.exception && response.status === 400) {
-        // Show the submitted values and their errors again.
-        const existing = serializerOf(data);
-        if (existing instanceof Serializer) serializer = existing;
-        else {
-          let submitted: unknown;
-          try {
-            submitted = request.data;
-          } catch {
-            submitted = undefined;
-          }
-          const options: Record<string, unknown> = submitted === undefined ? {} : { data: submitted };
-          if (instance !== null && (method === 'PUT' || method === 'PATCH')) options.instance = instance;
-          serializer = view.getSerializer(options);
-          if (serializer instanceof BaseSerializer && submitted !== undefined) await serializer.isValid();
-        }
+      const existing = serializerOf(data);
+      if (request.method === method && response?.exception && response.status === 400 && existing instanceof Serializer) {
+        // The errors of `isValid({ raiseException: true })` refer back to the serializer that
+        // failed: show the submitted values and their errors again.
+        serializer = existing;
       } else if (method === 'PUT' || method === 'PATCH') {
         serializer = view.getSerializer({ instance });
       } else {

@@ -25,6 +25,7 @@ import { BasePermission, IsAuthenticatedOrReadOnly, SAFE_METHODS } from '../../l
 import { JSONRenderer } from '../../lib/renderers';
 import type { Request } from '../../lib/request';
 import { Response } from '../../lib/response';
+import { ValidationError } from '../../lib/exceptions';
 import { ModelSerializer } from '../../lib/serializers';
 import { ReadOnlyField } from '../../lib/fields';
 import { apiSettings } from '../../lib/settings';
@@ -86,6 +87,22 @@ class NoteList extends ListCreateAPIView {
   }
 }
 
+// Counts how often a title is validated: a failed POST must be validated once, the page
+// reusing the view's serializer rather than validating the submitted data again.
+let titleValidations = 0;
+
+class CountedNoteSerializer extends NoteSerializer {
+  validateTitle(value: string): string {
+    titleValidations += 1;
+    if (value === 'taken') throw new ValidationError('This title is taken.');
+    return value;
+  }
+}
+
+class CountedNotes extends NoteList {
+  override serializerClass = CountedNoteSerializer;
+}
+
 class NoteDetail extends RetrieveUpdateDestroyAPIView {
   override queryset = BrowsableNote.objects.all();
   override serializerClass = NoteSerializer;
@@ -125,6 +142,7 @@ export const urlpatterns = [
   path('', Root.asView()),
   path('notes/', NoteList.asView(), { name: 'note-list' }),
   path('notes/<int:pk>/', NoteDetail.asView(), { name: 'note-detail' }),
+  path('counted-notes/', CountedNotes.asView()),
   path('paged/', PagedNotes.asView()),
   path('api-auth/', include(browsableUrls)),
   ...staticfilesUrlpatterns(),
@@ -337,6 +355,25 @@ test('forms :: a POST from the HTML form is answered with the page of the result
   assert.match(invalid.text, /name="code">kept &lt;b&gt;<\/textarea>/);
   assert.match(invalid.text, /<option value="js" selected>JavaScript/);
   const refused = await client.post('/notes/', { data: { title: 'no token' }, format: 'multipart', headers: HTML.headers });
+
+test('forms :: a failed POST refills the form from the serializer that failed (validated once)', async () => {
+  const client = await loggedIn(alice, true);
+  const token = csrfFrom(await client.get('/counted-notes/', HTML));
+  titleValidations = 0;
+  const invalid = await client.post('/counted-notes/', {
+    data: { csrfmiddlewaretoken: token, title: 'taken', code: 'y = 2', language: 'js' }, format: 'multipart', headers: HTML.headers,
+  });
+  assert.is(invalid.status, 400);
+  assert.is(titleValidations, 1);
+  assert.match(invalid.text, /<ul class="errorlist"><li>This title is taken\.<\/li><\/ul>/);
+  assert.match(invalid.text, /name="title" [^>]*value="taken"/);
+  assert.match(invalid.text, /name="code">y = 2<\/textarea>/);
+  const json = await client.post('/counted-notes/', {
+    data: { csrfmiddlewaretoken: token, title: 'taken', code: 'y' }, format: 'multipart',
+  });
+  assert.is(json.status, 400);
+  assert.is(json.text, '{"title":["This title is taken."]}');
+});
   assert.is(refused.status, 403);
   assert.match(refused.text, /CSRF Failed: CSRF token missing or incorrect\./);
 });
