@@ -1,14 +1,14 @@
 /**
  * Internationalisation, after Django's `django.utils.translation`: message catalogs, the
- * active language per request (carried by AsyncLocalStorage, the way Django keeps it per
- * thread), `gettext`/`ngettext`, and choosing the language from `Accept-Language`.
+ * active language per request (carried by the host layer's async context, the way Django keeps
+ * it per thread), `gettext`/`ngettext`, and choosing the language from `Accept-Language`.
  *
  * Messages are translated when they are produced (an exception is built, a field error is
  * raised), so `gettext()` reads the language active in the current async context; the
  * `LocaleMiddleware` activates the request's language around the whole view. With
  * `USE_I18N = false` every message stays in English.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentContext, runInContext, type LanguageCell } from './asyncContext';
 import { settings } from './conf';
 import { builtinCatalogs, type Catalog } from './locale';
 
@@ -25,12 +25,8 @@ export const DEFAULT_LANGUAGES: ReadonlyArray<readonly [string, string]> = [
 /** Cookie that, when present and supported, wins over `Accept-Language` (as Django's). */
 export const DEFAULT_LANGUAGE_COOKIE_NAME = 'django_language';
 
-interface LanguageState {
-  language: string | null;
-}
-
-const storage = new AsyncLocalStorage<LanguageState>();
-const globalState: LanguageState = { language: null };
+// The process's language, used outside any `runWithLanguage()`.
+const globalState: LanguageCell = { language: null };
 const catalogs = new Map<string, Catalog>();
 
 for (const [language, catalog] of Object.entries(builtinCatalogs)) registerCatalog(language, catalog);
@@ -81,22 +77,23 @@ export function getSupportedLanguageVariant(code: string): string | null {
 
 /** Make `language` the active language of the current async context (or the process). */
 export function activate(language: string): void {
-  (storage.getStore() ?? globalState).language = toLanguage(language);
+  (currentContext()?.language ?? globalState).language = toLanguage(language);
 }
 
 /** Undo `activate()`: the current context falls back to `LANGUAGE_CODE`. */
 export function deactivate(): void {
-  (storage.getStore() ?? globalState).language = null;
+  (currentContext()?.language ?? globalState).language = null;
 }
 
 /** Run `fn` (and everything it awaits) with `language` active; restores the outer one after. */
 export function runWithLanguage<T>(language: string, fn: () => T): T {
-  return storage.run({ language: toLanguage(language) }, fn);
+  // The database values (the current transaction) stay those of the caller.
+  return runInContext({ language: { language: toLanguage(language) }, values: currentContext()?.values ?? null }, fn);
 }
 
 /** The active language code (`settings.LANGUAGE_CODE` when none was activated). */
 export function getLanguage(): string {
-  const active = storage.getStore()?.language ?? globalState.language;
+  const active = currentContext()?.language?.language ?? globalState.language;
   return active ?? toLanguage(settings.LANGUAGE_CODE || 'en-us');
 }
 

@@ -1,43 +1,51 @@
 /**
- * A continuation-local storage namespace over `AsyncLocalStorage`, in the shape Sequelize's
- * `useCLS()` expects (`run`, `get`, `set`, `bind`, `active`). It carries the current
- * transaction, so every query inside `atomic()` joins it without passing options around.
+ * A continuation-local storage namespace in the shape Sequelize's `useCLS()` expects (`run`,
+ * `get`, `set`, `bind`, `active`), over the host layer's shared async context
+ * (`lib/core/asyncContext`). It carries the current transaction, so every query inside
+ * `atomic()` joins it without passing options around. Outside any `run()` nothing is stored,
+ * and the async context stays disabled (no per-promise cost).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentContext, runInContext, type AsyncContext } from '../asyncContext';
 
 type Context = Map<string, unknown>;
 
-const storage = new AsyncLocalStorage<Context>();
+/** A child of the current context: a copy of its values, the same language. */
+function childContext(): AsyncContext {
+  const parent = currentContext();
+  return { language: parent?.language ?? null, values: new Map(parent?.values ?? []) };
+}
 
 /** The namespace handed to `Sequelize.useCLS()`. */
 export const clsNamespace = {
   /** The context of the running async call chain, if any. */
   get active(): Context | undefined {
-    return storage.getStore();
+    return currentContext()?.values ?? undefined;
   },
   /** Run `fn` in a child context that starts with a copy of the current one. */
   run<T>(fn: (context: Context) => T): Context {
-    const context: Context = new Map(storage.getStore() ?? []);
-    storage.run(context, () => fn(context));
-    return context;
+    const context = childContext();
+    const values = context.values as Context;
+    runInContext(context, () => fn(values));
+    return values;
   },
   /** Run `fn` in a child context and return its result. */
   runAndReturn<T>(fn: (context: Context) => T): T {
-    const context: Context = new Map(storage.getStore() ?? []);
-    return storage.run(context, () => fn(context));
+    const context = childContext();
+    const values = context.values as Context;
+    return runInContext(context, () => fn(values));
   },
   /** Bind `fn` to the current context. */
   bind<F extends (...args: never[]) => unknown>(fn: F): F {
-    const context = storage.getStore();
+    const context = currentContext();
     if (!context) return fn;
-    return ((...args: Parameters<F>) => storage.run(context, () => fn(...args))) as F;
+    return ((...args: Parameters<F>) => runInContext(context, () => fn(...args))) as F;
   },
   /** Read a key of the current context. */
   get(key: string): unknown {
-    return storage.getStore()?.get(key);
+    return currentContext()?.values?.get(key);
   },
   /** Set a key of the current context (ignored outside any context). */
   set(key: string, value: unknown): void {
-    storage.getStore()?.set(key, value);
+    currentContext()?.values?.set(key, value);
   },
 };
