@@ -18,7 +18,7 @@ import {
 } from './validators';
 import {
   DateValueError, durationString, formatDate, formatTime, fromZonedParts, humanizeFormats, isoformatDatetime,
-  parseDate, parseDatetime, parseDuration, parseTime, strftime, strptime, toZonedParts,
+  parseDate, parseDatetime, parseDuration, parseTime, strftime, strptime, toZonedParts, type DateTimeParts,
 } from './utils/datetimeFormat';
 import { htmlHas, isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
 import { getDecimal, quantizeDecimal, type DecimalTuple } from './utils/decimal';
@@ -1102,6 +1102,38 @@ export function utcIsoString(date: Date): string | null {
   return date.getUTCMilliseconds() ? `${iso.slice(0, 23)}000Z` : `${iso.slice(0, 19)}Z`;
 }
 
+/**
+ * Parse a date or time input by trying each of `inputFormats` in turn: `iso-8601` through
+ * `parseIso`, any other through strptime and `format`. Null when no format matches.
+ */
+function parseWithInputFormats(
+  value: unknown,
+  inputFormats: readonly string[],
+  parseIso: (text: string) => string | null,
+  format: (parts: DateTimeParts) => string,
+): string | null {
+  if (typeof value !== 'string') return null;
+  for (const inputFormat of inputFormats) {
+    try {
+      if (inputFormat.toLowerCase() === ISO_8601) {
+        const parsed = parseIso(value);
+        if (parsed !== null) return parsed;
+      } else {
+        return format(strptime(value, inputFormat).parts);
+      }
+    } catch (error) {
+      if (!(error instanceof DateValueError)) throw error;
+    }
+  }
+  return null;
+}
+
+/** Date and time fields refuse `Date` objects on output: converting would drop the time zone. */
+function assertNotDatetime(value: unknown, kind: 'date' | 'time'): void {
+  assert(!(value instanceof Date), `Expected a \`${kind}\`, but got a \`datetime\`. Refusing to coerce, as this may mean ` +
+    'losing timezone information. Use a custom read-only field and deal with timezone issues explicitly.');
+}
+
 /** A calendar date, kept as a `'YYYY-MM-DD'` string. */
 export class DateField extends Field {
   static override defaultErrorMessages: Record<string, string> = {
@@ -1121,20 +1153,8 @@ export class DateField extends Field {
   override toInternalValue(value: unknown): string {
     const inputFormats = this.inputFormats ?? apiSettings.DATE_INPUT_FORMATS;
     if (value instanceof Date) this.fail('datetime');
-    if (typeof value === 'string') {
-      for (const inputFormat of inputFormats) {
-        try {
-          if (inputFormat.toLowerCase() === ISO_8601) {
-            const parsed = parseDate(value);
-            if (parsed !== null) return parsed;
-          } else {
-            return formatDate(strptime(value, inputFormat).parts);
-          }
-        } catch (error) {
-          if (!(error instanceof DateValueError)) throw error;
-        }
-      }
-    }
+    const parsed = parseWithInputFormats(value, inputFormats, parseDate, formatDate);
+    if (parsed !== null) return parsed;
     return this.fail('invalid', { format: humanizeFormats(inputFormats, 'YYYY-MM-DD') });
   }
 
@@ -1142,8 +1162,7 @@ export class DateField extends Field {
     if (value === null || value === undefined || value === '') return null;
     const outputFormat = this.format !== undefined ? this.format : apiSettings.DATE_FORMAT;
     if (outputFormat === null) return value;
-    assert(!(value instanceof Date), 'Expected a `date`, but got a `datetime`. Refusing to coerce, as this may mean ' +
-      'losing timezone information. Use a custom read-only field and deal with timezone issues explicitly.');
+    assertNotDatetime(value, 'date');
     const text = String(value).slice(0, 10);
     if (outputFormat.toLowerCase() === ISO_8601) return text;
     const [year, month, day] = text.split('-').map(Number);
@@ -1168,20 +1187,8 @@ export class TimeField extends Field {
 
   override toInternalValue(value: unknown): string {
     const inputFormats = this.inputFormats ?? apiSettings.TIME_INPUT_FORMATS;
-    if (typeof value === 'string') {
-      for (const inputFormat of inputFormats) {
-        try {
-          if (inputFormat.toLowerCase() === ISO_8601) {
-            const parsed = parseTime(value);
-            if (parsed !== null) return parsed;
-          } else {
-            return formatTime(strptime(value, inputFormat).parts);
-          }
-        } catch (error) {
-          if (!(error instanceof DateValueError)) throw error;
-        }
-      }
-    }
+    const parsed = parseWithInputFormats(value, inputFormats, parseTime, formatTime);
+    if (parsed !== null) return parsed;
     return this.fail('invalid', { format: humanizeFormats(inputFormats, 'hh:mm[:ss[.uuuuuu]]') });
   }
 
@@ -1189,8 +1196,7 @@ export class TimeField extends Field {
     if (value === null || value === undefined || value === '') return null;
     const outputFormat = this.format !== undefined ? this.format : apiSettings.TIME_FORMAT;
     if (outputFormat === null) return value;
-    assert(!(value instanceof Date), 'Expected a `time`, but got a `datetime`. Refusing to coerce, as this may mean ' +
-      'losing timezone information. Use a custom read-only field and deal with timezone issues explicitly.');
+    assertNotDatetime(value, 'time');
     const parsed = parseTime(String(value));
     if (parsed === null) return value;
     const m = /^(\d+):(\d+):(\d+)(?:\.(\d+))?/.exec(parsed) as RegExpExecArray;
