@@ -80,8 +80,10 @@ function isValidPath(pathInfo: string): boolean {
 
 /**
  * "Common" behaviour: validates the Host header (a bad one is a 400), redirects to `www.`
- * with `PREPEND_WWW`, and with `APPEND_SLASH` redirects (301) a GET/HEAD for `/path` that
- * found nothing to `/path/` when that resolves; the query string is kept.
+ * with `PREPEND_WWW`, and with `APPEND_SLASH` redirects (301) a request for `/path` that
+ * found nothing to `/path/` when that resolves; the query string is kept. As in the host
+ * framework, any method is redirected (with DEBUG on, a POST/PUT/PATCH raises instead, since
+ * the client would drop its body).
  */
 export class CommonMiddleware extends MiddlewareMixin {
   /** Check the host (raises `DisallowedHost`) and apply `PREPEND_WWW`. */
@@ -97,13 +99,24 @@ export class CommonMiddleware extends MiddlewareMixin {
   /** True when a slash-less path 404'd and the same path with a slash resolves. */
   shouldRedirectWithSlash(request: HttpRequest): boolean {
     if (!settings.APPEND_SLASH || request.pathInfo.endsWith('/')) return false;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     return !isValidPath(request.pathInfo) && isValidPath(`${request.pathInfo}/`);
   }
 
-  /** The full path with a slash appended to the path part. */
+  /**
+   * The full path with a slash appended to the path part. With DEBUG on, a POST, PUT or
+   * PATCH raises: the redirect would lose its body.
+   */
   getFullPathWithSlash(request: HttpRequest): string {
-    return request.getFullPath(true);
+    // A leading `//` would make the Location scheme-relative (another host).
+    const path = request.getFullPath(true).replace(/^\/\//, '/%2F');
+    if (settings.DEBUG && ['POST', 'PUT', 'PATCH'].includes(request.method)) {
+      throw new Error(
+        `You called this URL via ${request.method}, but the URL doesn't end in a slash and you have APPEND_SLASH set. ` +
+        `Django can't redirect to the slash URL while maintaining ${request.method} data. Change your form to point to ` +
+        `${request.getHost()}${path} (note the trailing slash), or set APPEND_SLASH=False in your Django settings.`,
+      );
+    }
+    return path;
   }
 
   /** Redirects 404s that only lacked a trailing slash. */

@@ -190,10 +190,23 @@ server('APPEND_SLASH :: GET without the slash -> 301 to the slashed path, query 
   await text(res.body);
 });
 
-server('APPEND_SLASH :: no redirect for POST, nor when the slashed path does not resolve', async ({ client }) => {
-  const post = await client.request({ path: '/items/7', method: 'POST', body: '' });
-  assert.is(post.statusCode, 404);
+server('APPEND_SLASH :: any method is redirected (Django 3.2); with DEBUG a POST is a 500; no redirect when the slashed path does not resolve', async ({ client }) => {
+  const post = await client.request({ path: '/items/7?x=1', method: 'POST', body: '' });
+  assert.is(post.statusCode, 301);
+  assert.is(post.headers.location, '/items/7/?x=1');
   await text(post.body);
+  await overrideSettings({ DEBUG: true }, async () => {
+    const { result: refused, output } = await quietly(() => client.request({ path: '/items/7', method: 'PUT', body: '' }));
+    assert.is(refused.statusCode, 500);
+    await text(refused.body);
+    assert.match(output, /You called this URL via PUT, but the URL doesn't end in a slash and you have APPEND_SLASH set\./);
+    const get = await client.request({ path: '/items/7', method: 'GET' });
+    assert.is(get.statusCode, 301);
+    await text(get.body);
+  });
+  const scheme = await client.request({ path: '//evil.com/items/7', method: 'GET' });
+  assert.is(scheme.statusCode, 404, 'no such route: nothing to redirect to');
+  await text(scheme.body);
   const missing = await client.request({ path: '/nowhere', method: 'GET' });
   assert.is(missing.statusCode, 404);
   await text(missing.body);
