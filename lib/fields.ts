@@ -12,7 +12,7 @@ import { apiSettings, ISO_8601 } from './settings';
 import { settings } from './core/conf';
 import { gettext } from './core/i18n';
 import {
-  callValidator, EmailValidator, formatMessage, isIPAddress, MaxLengthValidator, MaxValueValidator,
+  callValidator, EmailValidator, formatMessage, isIPAddress, lazyFormat, MaxLengthValidator, MaxValueValidator,
   MinLengthValidator, MinValueValidator, ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator,
   RegexValidator, URLValidator, type Validator,
 } from './validators';
@@ -593,11 +593,11 @@ export class CharField extends Field {
     this.maxLength = maxLength ?? null;
     this.minLength = minLength ?? null;
     if (this.maxLength !== null) {
-      const message = formatMessage(gettext(this.errorMessages.max_length), { max_length: this.maxLength });
+      const message = lazyFormat(this.errorMessages.max_length, { max_length: this.maxLength });
       this.validators.push(new MaxLengthValidator(this.maxLength, message));
     }
     if (this.minLength !== null) {
-      const message = formatMessage(gettext(this.errorMessages.min_length), { min_length: this.minLength });
+      const message = lazyFormat(this.errorMessages.min_length, { min_length: this.minLength });
       this.validators.push(new MinLengthValidator(this.minLength, message));
     }
     this.validators.push(new ProhibitNullCharactersValidator(), new ProhibitSurrogateCharactersValidator());
@@ -774,11 +774,11 @@ const INTEGER_UNDERSCORE_RE = /^\s*[+-]?\d+(_\d+)*(\.0*)?\s*$/;
 
 function addRangeValidators(field: Field & { maxValue: number | null; minValue: number | null }): void {
   if (field.maxValue !== null) {
-    const message = formatMessage(gettext(field.errorMessages.max_value), { max_value: field.maxValue });
+    const message = lazyFormat(field.errorMessages.max_value, { max_value: field.maxValue });
     field.validators.push(new MaxValueValidator(field.maxValue, message));
   }
   if (field.minValue !== null) {
-    const message = formatMessage(gettext(field.errorMessages.min_value), { min_value: field.minValue });
+    const message = lazyFormat(field.errorMessages.min_value, { min_value: field.minValue });
     field.validators.push(new MinValueValidator(field.minValue, message));
   }
 }
@@ -925,13 +925,13 @@ export class DecimalField extends Field {
       ['max_value', this.maxValue, true], ['min_value', this.minValue, false]];
     for (const [key, limit, isMax] of limits) {
       if (limit === null) continue;
-      const message = formatMessage(gettext(this.errorMessages[key]), { [key]: limit });
+      const message = lazyFormat(this.errorMessages[key], { [key]: limit });
       const bound = getDecimal(String(limit));
       this.validators.push({
         validate: (value: unknown) => {
           const d = getDecimal(String(value));
           if (d && bound && (isMax ? compareDecimals(d, bound) > 0 : compareDecimals(d, bound) < 0)) {
-            throw new ValidationError(message, key);
+            throw new ValidationError(String(message), key);
           }
         },
       });
@@ -1225,7 +1225,7 @@ export class DurationField extends Field {
     this.minValue = minValue ?? null;
     for (const [key, limit, isMax] of [['max_value', this.maxValue, true], ['min_value', this.minValue, false]] as const) {
       if (limit === null) continue;
-      const message = formatMessage(gettext(this.errorMessages[key]), { [key]: durationString(limit) });
+      const message = lazyFormat(this.errorMessages[key], { [key]: durationString(limit) });
       this.validators.push(isMax ? new MaxValueValidator(limit, message) : new MinValueValidator(limit, message));
     }
   }
@@ -1575,11 +1575,11 @@ export class ListField extends Field {
     this.minLength = minLength ?? null;
     this.child.bind('', this);
     if (this.maxLength !== null) {
-      const message = formatMessage(gettext(this.errorMessages.max_length), { max_length: this.maxLength });
+      const message = lazyFormat(this.errorMessages.max_length, { max_length: this.maxLength });
       this.validators.push(new MaxLengthValidator(this.maxLength, message));
     }
     if (this.minLength !== null) {
-      const message = formatMessage(gettext(this.errorMessages.min_length), { min_length: this.minLength });
+      const message = lazyFormat(this.errorMessages.min_length, { min_length: this.minLength });
       this.validators.push(new MinLengthValidator(this.minLength, message));
     }
   }
@@ -1883,7 +1883,7 @@ export class ModelField extends Field {
     this.modelField = modelField;
     this.maxLength = maxLength ?? null;
     if (this.maxLength !== null) {
-      const message = formatMessage(gettext(this.errorMessages.max_length), { max_length: this.maxLength });
+      const message = lazyFormat(this.errorMessages.max_length, { max_length: this.maxLength });
       this.validators.push(new MaxLengthValidator(this.maxLength, message));
     }
   }

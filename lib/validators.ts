@@ -48,6 +48,20 @@ export function formatMessage(message: string, params: Record<string, unknown> =
   });
 }
 
+/** A message whose text is produced when it is shown (see `lazyFormat`). */
+export interface LazyMessage {
+  toString(): string;
+}
+
+/**
+ * A message translated and formatted each time it is turned into a string (DRF's
+ * `lazy_format(gettext_lazy(...))`): fields build their limit messages when they are declared,
+ * usually at import time, but the text must be in the language of the request that fails.
+ */
+export function lazyFormat(message: string, params: Record<string, unknown> = {}): LazyMessage {
+  return { toString: () => formatMessage(gettext(message), params) };
+}
+
 // -- Value validators (the host framework's django.core.validators) --------------------------
 
 /** Base for validators that compare a value with a limit. */
@@ -55,7 +69,7 @@ abstract class BaseLimitValidator implements ValidatorObject {
   abstract readonly code: string;
   protected abstract readonly defaultMessage: string;
 
-  constructor(readonly limitValue: number, readonly message: string | null = null) {}
+  constructor(readonly limitValue: number, readonly message: string | LazyMessage | null = null) {}
 
   protected abstract compare(cleaned: number, limit: number): boolean;
 
@@ -67,7 +81,7 @@ abstract class BaseLimitValidator implements ValidatorObject {
   validate(value: unknown): void {
     const cleaned = this.clean(value);
     if (this.compare(cleaned, this.limitValue)) {
-      const text = this.message ?? formatMessage(gettext(this.defaultMessage), { limit_value: this.limitValue, show_value: cleaned });
+      const text = this.message !== null ? String(this.message) : formatMessage(gettext(this.defaultMessage), { limit_value: this.limitValue, show_value: cleaned });
       throw new ValidationError(text, this.code);
     }
   }
