@@ -919,8 +919,10 @@ export class HttpResponse {
     const out: string[] = [];
     for (const [name, { value, options }] of this.cookies) {
       const sameSite = options.sameSite ? (options.sameSite.toLowerCase() as 'lax' | 'strict' | 'none') : undefined;
+      // An empty value is written `""`, as the host framework's cookie module quotes it.
       out.push(
-        serializeCookie(name, value, {
+        serializeCookie(name, value === '' ? '""' : value, {
+          encode: value === '' ? (text) => text : undefined,
           maxAge: options.maxAge ?? undefined,
           expires: options.expires ?? undefined,
           path: options.path,
