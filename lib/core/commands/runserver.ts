@@ -1,7 +1,9 @@
 /**
  * `manage.ts runserver [HOST:]PORT`: the development server. Unless `--noreload`, a parent
  * process watches the sources (`lib/`, `contrib/`, `demo/`) and restarts the server child when
- * a file changes.
+ * a file changes. Env `API_FRAMEWORK_WATCH_DIRS` (folders separated by the platform's path
+ * delimiter, relative to the source root or absolute) replaces the watched folders, for
+ * projects kept elsewhere and for tests.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,12 @@ import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '.
 import { runServer, parseAddrPort, childExecArgv } from '../server';
 
 const WATCHED_DIRS = ['lib', 'contrib', 'demo'];
+
+/** The folders the reloader watches: env `API_FRAMEWORK_WATCH_DIRS`, else `WATCHED_DIRS`. */
+export function watchedDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const configured = (env.API_FRAMEWORK_WATCH_DIRS ?? '').split(path.delimiter).filter(Boolean);
+  return (configured.length ? configured : WATCHED_DIRS).map((dir) => path.resolve(SOURCE_ROOT, dir));
+}
 
 /** Starts a development web server that restarts when the code changes. */
 export default class RunserverCommand extends BaseCommand {
@@ -69,8 +77,7 @@ export default class RunserverCommand extends BaseCommand {
       }
     };
     const watchers: fs.FSWatcher[] = [];
-    for (const dir of WATCHED_DIRS) {
-      const full = path.join(SOURCE_ROOT, dir);
+    for (const full of watchedDirs()) {
       if (!fs.existsSync(full)) continue;
       watchers.push(
         fs.watch(full, { recursive: true }, (_event, filename) => {

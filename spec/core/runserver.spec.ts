@@ -1,0 +1,145 @@
+/**
+ * `manage.ts runserver` with the auto-reloader, in a child process on a free port: the parent
+ * watches the folders of env API_FRAMEWORK_WATCH_DIRS (a temp folder here), and a change to a
+ * source file there restarts the server child (a new PID answers); other files are ignored;
+ * `--noreload` serves from the command's own process and never restarts.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'undici';
+import { PROJECT_ROOT, SOURCE_ROOT } from '../../lib/core/conf';
+import { watchedDirs } from '../../lib/core/commands/runserver';
+
+const test = suite('runserver');
+const TS_NODE = require.resolve('ts-node/register/transpile-only');
+let tempDir = '';
+const children: ChildProcess[] = [];
+
+test.before(() => {
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runserver-spec-'));
+  fs.writeFileSync(path.join(tempDir, 'watched.ts'), 'export const version = 1;\n');
+});
+test.after(() => {
+  for (const child of children) stop(child);
+  fs.rmSync(tempDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Kill the command and its server child (they share a process group). */
+function stop(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Start `manage.ts runserver 127.0.0.1:<port> ...args`; collect its output. */
+function runserver(port: number, args: string[] = []) {
+  const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'runserver', `127.0.0.1:${port}`, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', API_FRAMEWORK_WATCH_DIRS: tempDir, RUN_MAIN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  const waiters: Array<() => void> = [];
+  const wake = () => waiters.splice(0).forEach((fn) => fn());
+  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); wake(); });
+  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); wake(); });
+  child.on('exit', wake);
+  /** Resolve once the output holds `count` matches of `pattern` (fails after 60 s or on exit). */
+  const waitFor = (pattern: RegExp, count = 1): Promise<void> => new Promise((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`)), 60_000);
+    const check = () => {
+      const found = out.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+      if (found >= count) {
+        clearTimeout(guard);
+        resolve();
+      } else if (child.exitCode !== null || child.signalCode !== null) {
+        clearTimeout(guard);
+        reject(new Error(`runserver exited (${child.exitCode ?? child.signalCode}); stdout: ${out}; stderr: ${err}`));
+      } else {
+        waiters.push(check);
+      }
+    };
+    check();
+  });
+  return { child, waitFor, output: () => out };
+}
+
+async function servingPid(port: number): Promise<number> {
+  const response = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
+  assert.is(response.statusCode, 200);
+  return ((await response.body.json()) as { pid: number }).pid;
+}
+
+const exited = (child: ChildProcess): Promise<number | null> =>
+  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+
+test('watchedDirs :: the project folders by default; API_FRAMEWORK_WATCH_DIRS replaces them', () => {
+  assert.equal(watchedDirs({}), ['lib', 'contrib', 'demo'].map((dir) => path.join(SOURCE_ROOT, dir)));
+  assert.equal(watchedDirs({ API_FRAMEWORK_WATCH_DIRS: `spec${path.delimiter}${tempDir}` }), [path.join(SOURCE_ROOT, 'spec'), tempDir]);
+});
+
+test('reloader :: a changed source file restarts the server child; other files do not', async () => {
+  const port = await freePort();
+  const server = runserver(port);
+  try {
+    await server.waitFor(/Watching for file changes with fs\.watch/);
+    await server.waitFor(/Starting development server at http:\/\/127\.0\.0\.1:\d+\//);
+    const first = await servingPid(port);
+    assert.is.not(first, server.child.pid, 'a child serves, the command only watches');
+
+    fs.writeFileSync(path.join(tempDir, 'notes.txt'), 'not a source file\n');
+    fs.writeFileSync(path.join(tempDir, 'watched.ts'), 'export const version = 2;\n');
+    await server.waitFor(/watched\.ts changed, reloading\./);
+    await server.waitFor(/Starting development server at/, 2);
+    const second = await servingPid(port);
+    assert.is.not(second, first, 'a new server process answers');
+    assert.not.match(server.output(), /notes\.txt changed/);
+
+    server.child.kill('SIGTERM');
+    assert.is(await exited(server.child), 0);
+  } finally {
+    stop(server.child);
+  }
+});
+
+test('--noreload :: the command serves itself and a changed file restarts nothing', async () => {
+  const port = await freePort();
+  const server = runserver(port, ['--noreload']);
+  try {
+    await server.waitFor(/Starting development server at/);
+    assert.is(await servingPid(port), server.child.pid);
+    fs.writeFileSync(path.join(tempDir, 'watched.ts'), 'export const version = 3;\n');
+    // Give a watcher (there must be none) well over its 100 ms debounce to react.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.is(await servingPid(port), server.child.pid);
+    assert.not.match(server.output(), /Watching for file changes|changed, reloading/);
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+  } finally {
+    stop(server.child);
+  }
+});
+
+test.run();
