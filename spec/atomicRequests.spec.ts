@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { jsonOnlyApiSettings } from './helpers';
 import { overrideSettings } from '../lib/core/conf';
 import { useTestDatabase } from '../lib/core/db/testing';
 import { inAtomicBlock, nonAtomicRequests } from '../lib/core/db';
@@ -41,7 +42,7 @@ test.before(() => {
   restore = overrideSettings.enter({
     ROOT_URLCONF: 'spec/atomicRequests.spec',
     MIDDLEWARE: [],
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
+    API_FRAMEWORK: jsonOnlyApiSettings(),
   });
 });
 test.after(() => restore());

@@ -1,8 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fakeUser } from './helpers';
 import { User } from '../contrib/auth/models';
 import { overrideSettings, settings } from '../lib/core/conf';
 import { useTestDatabase } from '../lib/core/db/testing';
+import { ObjectDoesNotExist } from '../lib/core/exceptions';
 import { anonymousUser, type AuthUser, type HttpResponse } from '../lib/core/http';
 import {
   BaseAuthentication,
@@ -79,20 +81,6 @@ function recordingThrottle(calls: Calls) {
   };
 }
 
-function fakeUser(username: string): AuthUser {
-  return {
-    pk: 9,
-    id: 9,
-    username,
-    is_active: true,
-    is_staff: false,
-    is_superuser: false,
-    isAuthenticated: true,
-    isAnonymous: false,
-    hasPerm: () => false,
-    hasPerms: () => false,
-  };
-}
 
 type Seen = { user: unknown; auth: unknown };
 
@@ -125,9 +113,9 @@ async function call(view: ReturnType<typeof viewWith>, headers: Record<string, s
 test('selection :: schemes are tried in order and the first success wins', async () => {
   const calls: Calls = [];
   const seen: Seen[] = [];
-  const user = fakeUser('bob');
+  const user = fakeUser(9, 'bob');
   const view = viewWith({
-    authentication: [scheme(calls, 'A', 'none'), scheme(calls, 'B', [user, 'token-b']), scheme(calls, 'C', [fakeUser('carol'), 'c'])],
+    authentication: [scheme(calls, 'A', 'none'), scheme(calls, 'B', [user, 'token-b']), scheme(calls, 'C', [fakeUser(9, 'carol'), 'c'])],
     seen,
   });
   const response = await call(view);
@@ -140,7 +128,7 @@ test('selection :: schemes are tried in order and the first success wins', async
 test('selection :: a failing scheme answers at once: no later scheme, no permission check', async () => {
   const calls: Calls = [];
   const view = viewWith({
-    authentication: [scheme(calls, 'A', 'fail', 'A-realm'), scheme(calls, 'B', [fakeUser('bob'), null])],
+    authentication: [scheme(calls, 'A', 'fail', 'A-realm'), scheme(calls, 'B', [fakeUser(9, 'bob'), null])],
     permissions: [recordingPermission(calls)],
     calls,
   });
@@ -176,7 +164,7 @@ test('selection :: UNAUTHENTICATED_USER null and UNAUTHENTICATED_TOKEN class', a
 test('selection :: authentication runs before permissions and throttles', async () => {
   const calls: Calls = [];
   const view = viewWith({
-    authentication: [scheme(calls, 'auth', [fakeUser('bob'), null])],
+    authentication: [scheme(calls, 'auth', [fakeUser(9, 'bob'), null])],
     permissions: [recordingPermission(calls)],
     throttles: [recordingThrottle(calls)],
     calls,
@@ -213,7 +201,7 @@ test('401 vs 403 :: failed credentials follow the first class too', async () => 
 test('401 vs 403 :: an authenticated but refused request is 403', async () => {
   const calls: Calls = [];
   const view = viewWith({
-    authentication: [BasicAuthentication, scheme(calls, 'B', [fakeUser('bob'), null])],
+    authentication: [BasicAuthentication, scheme(calls, 'B', [fakeUser(9, 'bob'), null])],
     permissions: [recordingPermission(calls, false)],
   });
   const response = await call(view);
@@ -390,16 +378,18 @@ function tokenModel(records: TokenRecord[]): TokenModel {
   return {
     objects: {
       selectRelated: () => ({
-        filter: (lookups: Record<string, unknown>) => ({
-          first: async () => records.find((record) => record.key === lookups.key) ?? null,
-        }),
+        get: async (lookups: Record<string, unknown>) => {
+          const found = records.find((record) => record.key === lookups.key);
+          if (!found) throw new ObjectDoesNotExist('Token matching query does not exist.');
+          return found;
+        },
       }),
     },
   };
 }
 
-const activeToken: TokenRecord = { key: 'abc123', user: fakeUser('tokenuser') };
-const inactiveToken: TokenRecord = { key: 'sleepy1', user: { ...fakeUser('sleepy'), is_active: false } };
+const activeToken: TokenRecord = { key: 'abc123', user: fakeUser(9, 'tokenuser') };
+const inactiveToken: TokenRecord = { key: 'sleepy1', user: { ...fakeUser(9, 'sleepy'), is_active: false } };
 
 class FakeTokenAuthentication extends TokenAuthentication {
   override model = tokenModel([activeToken, inactiveToken]);

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { jsonOnlyApiSettings, useSettings } from './helpers';
 import { HttpRequest } from '../lib/core/http';
 import { apiView } from '../lib/decorators';
 import type { Request } from '../lib/request';
@@ -8,14 +8,7 @@ import { Response } from '../lib/response';
 import { APIView } from '../lib/views';
 
 const test = suite('decorators');
-let restore: () => void;
-
-test.before(() => {
-  restore = overrideSettings.enter({
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
-  } as Partial<ProjectSettings>);
-});
-test.after(() => restore());
+useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
 
 const snippetList = apiView(['GET', 'POST'])(async function snippetList(request: Request, kwargs) {
   if (request.method === 'POST') return new Response({ created: request.data }, { status: 201 });

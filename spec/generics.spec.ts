@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { jsonOnlyApiSettings, useSettings } from './helpers';
 import { useTestDatabase } from '../lib/core/db/testing';
 import { overrideSettings } from '../lib/core/conf';
 import { include, path, resolve } from '../lib/core/urls';
@@ -18,13 +19,7 @@ import { GNote, GOwner, NoteSerializer } from './models/generics/models';
 const factory = new APIRequestFactory();
 const test = suite('generics');
 useTestDatabase(test, { models: [GOwner, GNote] });
-let restoreSettings: () => void;
-test.before(() => {
-  restoreSettings = overrideSettings.enter({
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
-  });
-});
-test.after(() => restoreSettings());
+useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
 test.before.each(async () => {
   await GNote.objects.all().delete();
   for (let i = 1; i <= 3; i += 1) await GNote.objects.create({ title: `n${i}`, rank: i });

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { jsonOnlyApiSettings, useSettings } from './helpers';
 import { HttpRequest } from '../lib/core/http';
 import { SimpleMetadata } from '../lib/metadata';
 import type { Request } from '../lib/request';
@@ -8,14 +8,7 @@ import { Response } from '../lib/response';
 import { APIView } from '../lib/views';
 
 const test = suite('metadata');
-let restore: () => void;
-
-test.before(() => {
-  restore = overrideSettings.enter({
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
-  } as Partial<ProjectSettings>);
-});
-test.after(() => restore());
+useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
 
 // Field classes named like the serializer fields: the metadata maps them by class name.
 class Field {

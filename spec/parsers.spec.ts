@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
-import { responseForException } from '../lib/core/handler';
-import { HttpRequest, HttpResponse, QueryDict, type RequestInit } from '../lib/core/http';
+import { overrideSettings } from '../lib/core/conf';
+import { callView, jsonOnlyApiSettings, useSettings } from './helpers';
+import { HttpResponse, QueryDict, type RequestInit } from '../lib/core/http';
 import type { ViewFunction } from '../lib/core/urls';
 import { FileUploadParser, FormParser, JSONParser, MultiPartParser, ReceivedFile } from '../lib/parsers';
 import type { Request } from '../lib/request';
@@ -14,14 +14,7 @@ import { path as urlPath } from '../lib/core/urls';
 import { request as undiciRequest } from 'undici';
 
 const test = suite('parsers');
-let restore: () => void;
-
-test.before(() => {
-  restore = overrideSettings.enter({
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
-  } as Partial<ProjectSettings>);
-});
-test.after(() => restore());
+useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
 
 const seen: { data?: unknown; files?: unknown; request?: Request } = {};
 
@@ -50,15 +43,8 @@ class UploadView extends APIView {
   }
 }
 
-async function call(view: ViewFunction, init: RequestInit, kwargs: Record<string, unknown> = {}): Promise<HttpResponse> {
-  const request = HttpRequest.create({ url: '/', method: 'POST', ...init });
-  try {
-    const response = await view(request, kwargs);
-    if (response instanceof Response) await response.render();
-    return response;
-  } catch (error) {
-    return responseForException(request, error);
-  }
+function call(view: ViewFunction, init: RequestInit, kwargs: Record<string, unknown> = {}): Promise<HttpResponse> {
+  return callView(view, { method: 'POST', ...init }, kwargs);
 }
 
 const json = (body: string) => ({ body, headers: { 'content-type': 'application/json' } });

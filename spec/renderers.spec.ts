@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { callView, jsonOnlyApiSettings } from './helpers';
 import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
-import { responseForException } from '../lib/core/handler';
 import { HttpRequest, HttpResponse, type RequestInit } from '../lib/core/http';
 import type { ViewFunction } from '../lib/core/urls';
 import { NotFound } from '../lib/exceptions';
@@ -22,7 +22,7 @@ test.before(() => {
   writeFileSync(path.join(templates, '404.html'), '<h1>Missing: {{ detail }} ({{ status_code }})</h1>');
   restore = overrideSettings.enter({
     TEMPLATE_DIRS: [templates],
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
+    API_FRAMEWORK: jsonOnlyApiSettings(),
   } as Partial<ProjectSettings>);
 });
 test.after(() => {
@@ -30,15 +30,8 @@ test.after(() => {
   rmSync(templates, { recursive: true, force: true });
 });
 
-async function call(view: ViewFunction, init: RequestInit = {}): Promise<HttpResponse> {
-  const request = HttpRequest.create({ url: '/', ...init });
-  try {
-    const response = await view(request, {});
-    if (response instanceof Response) await response.render();
-    return response;
-  } catch (error) {
-    return responseForException(request, error);
-  }
+function call(view: ViewFunction, init: RequestInit = {}): Promise<HttpResponse> {
+  return callView(view, init);
 }
 
 const payload = { name: 'Zoë', text: 'line\u2028sep', n: [1, 2.5] };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fakeUser } from './helpers';
 import { createCache, LocMemCache, type BaseCache } from '../lib/core/cache';
 import { ImproperlyConfigured, overrideSettings, PROJECT_ROOT, settings } from '../lib/core/conf';
 import { anonymousUser, HttpRequest, type AuthUser } from '../lib/core/http';
@@ -20,20 +21,6 @@ import {
 
 const test = suite('throttling');
 
-function fakeUser(pk: number): AuthUser {
-  return {
-    pk,
-    id: pk,
-    username: `user${pk}`,
-    is_active: true,
-    is_staff: false,
-    is_superuser: false,
-    isAuthenticated: true,
-    isAnonymous: false,
-    hasPerm: () => false,
-    hasPerms: () => false,
-  };
-}
 
 function makeRequest(options: { user?: AuthUser; remoteAddr?: string; xff?: string } = {}): Request {
   const headers: Record<string, string> = { host: 'testserver' };

@@ -1,10 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { callView } from './helpers';
 import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
 import { Http404, PermissionDenied as HostPermissionDenied } from '../lib/core/exceptions';
-import { responseForException } from '../lib/core/handler';
-import { HttpRequest, HttpResponse, type AuthUser, type RequestInit } from '../lib/core/http';
-import type { ViewFunction } from '../lib/core/urls';
+import { HttpRequest, type AuthUser } from '../lib/core/http';
 import { AuthenticationFailed, ValidationError } from '../lib/exceptions';
 import type { Request } from '../lib/request';
 import { Response } from '../lib/response';
@@ -24,16 +23,7 @@ test.before(() => {
 });
 test.after(() => restore());
 
-async function call(view: ViewFunction, init: RequestInit = {}, kwargs: Record<string, unknown> = {}): Promise<HttpResponse> {
-  const request = HttpRequest.create({ url: '/', ...init });
-  try {
-    const response = await view(request, kwargs);
-    if (response instanceof Response) await response.render();
-    return response;
-  } catch (error) {
-    return responseForException(request, error);
-  }
-}
+const call = callView;
 
 const user = { pk: 1, id: 1, username: 'alice', is_active: true, is_staff: false, is_superuser: false, isAuthenticated: true, isAnonymous: false, hasPerm: () => true, hasPerms: () => true } as AuthUser;
 

@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { jsonOnlyApiSettings } from './helpers';
 import { overrideSettings } from '../lib/core/conf';
 import { include, path } from '../lib/core/urls';
 import { APIClient, APIRequestFactory } from '../lib/test';
@@ -70,7 +71,7 @@ test.before(() => {
     ROOT_URLCONF: 'spec/viewsets.spec',
     MIDDLEWARE: [],
     LOG_SERVER_ERRORS: false,
-    API_FRAMEWORK: { DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'], DEFAULT_AUTHENTICATION_CLASSES: [] },
+    API_FRAMEWORK: jsonOnlyApiSettings(),
   });
 });
 test.after(() => restore());
