@@ -6,6 +6,7 @@
  * Full OpenAPI document generation builds on `getOperation(path, method)`.
  */
 import { apiSettings } from './settings';
+import { getFieldInfo, type AnyModelClass } from './core/db/fieldInfo';
 
 /** The view as the inspector sees it. */
 export interface InspectedView {
@@ -15,6 +16,7 @@ export interface InspectedView {
   getViewDescription?(html?: boolean): string;
   paginator?: { getSchemaOperationParameters(view: unknown): unknown[] } | null;
   getFilterBackends?(): ReadonlyArray<new () => object>;
+  queryset?: { model?: AnyModelClass } | null;
   constructor: { name: string };
 }
 
@@ -66,6 +68,18 @@ export class AutoSchema extends ViewInspector {
     return action + name;
   }
 
+  /**
+   * `path` with its `{pk}` parameter named by the model's primary key (`{id}`) when
+   * SCHEMA_COERCE_PATH_PK is on, as the original's schema generator does (`id` when the view
+   * has no queryset model).
+   */
+  coercePath(path: string): string {
+    if (!apiSettings.SCHEMA_COERCE_PATH_PK || !path.includes('{pk}')) return path;
+    const model = this.view.queryset?.model;
+    const name = model ? getFieldInfo(model).pk.name : 'id';
+    return path.split('{pk}').join(`{${name}}`);
+  }
+
   /** The path parameters of `path` (`{id}` segments). */
   getPathParameters(path: string): unknown[] {
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
@@ -91,7 +105,7 @@ export class AutoSchema extends ViewInspector {
     return {
       operationId: this.getOperationId(path, upper),
       description: this.view.getViewDescription?.() ?? '',
-      parameters: [...this.getPathParameters(path), ...this.getQueryParameters(path, upper)],
+      parameters: [...this.getPathParameters(this.coercePath(path)), ...this.getQueryParameters(path, upper)],
       responses: { [status]: { description: '' } },
     };
   }
