@@ -68,6 +68,7 @@ export class Page<T> {
     return this.number - 1;
   }
 
+  /** The number of items on this page. */
   get length(): number {
     return this.objectList.length;
   }

@@ -233,6 +233,10 @@ async function finishRequest(request: HttpRequest, response: HttpResponse): Prom
   await request.runCleanups();
 }
 
+/**
+ * What the test clients answer: the status, headers and body of the response, with `data` (the
+ * response's unrendered data, for API views) and `json()` for assertions.
+ */
 export class TestResponse {
   constructor(
     /** The response the project answered with. */
