@@ -19,9 +19,10 @@ import Busboy from 'busboy';
 import { settings } from '../../lib/core/conf';
 import { DisallowedHost } from '../../lib/core/exceptions';
 import { constantTimeCompare, getRandomString } from '../../lib/core/signing';
-import { HttpResponseForbidden, type HttpRequest, type HttpResponse } from '../../lib/core/http';
+import type { HttpRequest, HttpResponse } from '../../lib/core/http';
 import type { ViewFunction } from '../../lib/core/urls';
 import { patchVaryHeaders } from './vary';
+import { getFailureView } from './csrfFailure';
 import './backends/base';
 
 export const CSRF_SECRET_LENGTH = 32;
@@ -446,8 +447,11 @@ export class CsrfViewMiddleware {
     return response;
   }
 
-  /** The 403 answer to a failed check; override to render a page of your own. */
-  reject(_request: HttpRequest, reason: string): HttpResponse {
-    return new HttpResponseForbidden(`CSRF Failed: ${reason}`, { contentType: 'text/plain; charset=utf-8' });
+  /**
+   * The 403 answer to a failed check: the `CSRF_FAILURE_VIEW` (default: the host framework's
+   * HTML page, `csrfFailure`); override to answer otherwise.
+   */
+  reject(request: HttpRequest, reason: string): HttpResponse | Promise<HttpResponse> {
+    return getFailureView()(request, reason);
   }
 }

@@ -19,8 +19,14 @@ import {
   unmaskCipherToken,
   CSRF_TOKEN_LENGTH,
 } from '../../contrib/sessions/csrf';
+import { csrfFailure } from '../../contrib/sessions/csrfFailure';
 
 const Csrf = suite('csrf');
+
+/** A `CSRF_FAILURE_VIEW` for the spec below. */
+export function customFailure(_request: HttpRequest, reason: string): HttpResponse {
+  return new HttpResponse(`custom: ${reason}`, { status: 403, contentType: 'text/plain' });
+}
 
 const view: ViewFunction = () => new HttpResponse('ok');
 
@@ -96,17 +102,39 @@ Csrf('safe methods :: pass without any token', async () => {
   }
 });
 
-Csrf('reject :: no cookie', async () => {
+Csrf('reject :: no cookie -> the HTML failure page explains the cookie', async () => {
   const response = await run(req({ headers: { 'x-csrftoken': maskCipherSecret(secret()) } }));
   assert.is(response.status, 403);
-  assert.is(response.text, 'CSRF Failed: CSRF cookie not set.');
+  assert.is(response.getHeader('Content-Type'), 'text/html');
+  assert.match(response.text, '<title>403 Forbidden</title>');
+  assert.match(response.text, '<h1>Forbidden <span>(403)</span></h1>\n  <p>CSRF verification failed. Request aborted.</p>');
+  assert.match(response.text, 'You are seeing this message because this site requires a CSRF cookie when submitting forms.');
+  assert.match(response.text, 'More information is available with DEBUG=True.');
+  assert.not.match(response.text, 'CSRF cookie not set.', 'the reason only shows with DEBUG');
   assert.is(await checkCsrf(req()), 'CSRF cookie not set.');
 });
 
-Csrf('reject :: cookie but no token', async () => {
+Csrf('reject :: cookie but no token -> no explanation; DEBUG shows the reason, escaped', async () => {
   const response = await run(req({ cookieToken: maskCipherSecret(secret()) }));
   assert.is(response.status, 403);
-  assert.is(response.text, 'CSRF Failed: CSRF token missing or incorrect.');
+  assert.match(response.text, 'CSRF verification failed. Request aborted.');
+  assert.not.match(response.text, 'requires a CSRF cookie');
+  await overrideSettings({ DEBUG: true }, async () => {
+    const debug = await run(req({ cookieToken: maskCipherSecret(secret()) }));
+    assert.match(debug.text, '<pre>CSRF token missing or incorrect.</pre>');
+    assert.not.match(debug.text, 'More information is available');
+  });
+});
+
+Csrf('reject :: the Referer explanation escapes its markup; CSRF_FAILURE_VIEW replaces the page', async () => {
+  const page = csrfFailure(req(), 'Referer checking failed - no Referer.');
+  assert.match(page.text, 'requires a “Referer header”');
+  assert.match(page.text, 'If you are using the &lt;meta name=&quot;referrer&quot; content=&quot;no-referrer&quot;&gt; tag');
+  await overrideSettings({ CSRF_FAILURE_VIEW: 'spec/contrib/csrf.spec.customFailure' }, async () => {
+    const response = await run(req({ cookieToken: maskCipherSecret(secret()) }));
+    assert.is(response.status, 403);
+    assert.is(response.text, 'custom: CSRF token missing or incorrect.');
+  });
 });
 
 Csrf('reject :: wrong token', async () => {
