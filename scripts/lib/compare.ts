@@ -102,10 +102,18 @@ export function pageSummary(html: string): string {
   return `form fields: ${fields.join(', ')}`;
 }
 
+/** The visible text of an HTML page: no head, styles or scripts, tags stripped, spaces collapsed. */
+export function visibleText(html: string): string {
+  return stripTags(html.replace(/<head>[\s\S]*?<\/head>|<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function bodyText(testCase: Case, observed: Observed, side: Side): string {
   const text = observed.body.toString('utf8');
   if (testCase.compareBody === 'none') return '<not compared>';
   if (testCase.compareBody === 'page') return normalise(pageSummary(text), side);
+  if (testCase.compareBody === 'text') return normalise(visibleText(text), side);
   return normalise(text, side);
 }
 
