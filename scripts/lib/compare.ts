@@ -98,7 +98,7 @@ function stripTags(html: string): string {
 export function pageSummary(html: string): string {
   const panes = [...html.matchAll(/<pre class="prettyprint[^"]*">([\s\S]*?)<\/pre>/g)].map((match) => stripTags(match[1]).trim());
   if (panes.length) return panes.join('\n----\n');
-  const fields = [...new Set([...html.matchAll(/<(?:input|textarea|select)\b[^>]*\bname="([^"]+)"/g)].map((match) => match[1]))].sort();
+  const fields = [...new Set([...html.matchAll(/<(?:input|textarea|select|button)\b[^>]*\bname="([^"]+)"/g)].map((match) => match[1]))].sort();
   return `form fields: ${fields.join(', ')}`;
 }
 
