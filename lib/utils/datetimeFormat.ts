@@ -182,16 +182,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether `timeZone` is a time zone name the runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The offset of `timeZone` from UTC at instant `ms`, in minutes. */
 export function timeZoneOffset(ms: number, timeZone: string): number {
   if (timeZone === 'UTC') return 0;
