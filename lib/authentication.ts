@@ -5,6 +5,7 @@
  */
 import { authenticate as authenticateCredentials } from '../contrib/auth';
 import { checkCsrf } from '../contrib/sessions/csrf';
+import { ObjectDoesNotExist } from './core/exceptions';
 import type { AuthUser, HttpRequest } from './core/http';
 import { gettext } from './core/i18n';
 import { importString } from './core/modules';
@@ -173,11 +174,14 @@ export interface TokenRecord {
   user: AuthUser;
 }
 
-/** What token authentication needs from the token model: a lookup by key with its user. */
+/**
+ * What token authentication needs from the token model: a lookup by key with its user, which
+ * rejects with `ObjectDoesNotExist` (the model's `DoesNotExist`) when no token has the key.
+ */
 export interface TokenModel {
   objects: {
     selectRelated(...fields: string[]): {
-      filter(lookups: Record<string, unknown>): { first(): Promise<TokenRecord | null> };
+      get(lookups: Record<string, unknown>): Promise<TokenRecord>;
     };
   };
 }
@@ -228,10 +232,17 @@ export class TokenAuthentication extends BaseAuthentication {
   /** Look the key up; an unknown key or an inactive user fails. */
   async authenticateCredentials(key: string): Promise<AuthResult> {
     const model = this.getModel();
-    const token = await model.objects.selectRelated('user').filter({ key }).first();
+    let token: TokenRecord;
+    try {
+      // `get()` (as DRF): no ORDER BY, which `first()` would add to a lookup by primary key.
+      token = await model.objects.selectRelated('user').get({ key });
+    } catch (error) {
+      if (error instanceof ObjectDoesNotExist) throw new AuthenticationFailed(gettext('Invalid token.'));
+      throw error;
+    }
     // Compare the stored key too: MySQL's default collation matches keys case-insensitively,
     // and a constant-time comparison does not reveal how much of a guessed key was right.
-    if (!token || !constantTimeCompare(token.key, key)) throw new AuthenticationFailed(gettext('Invalid token.'));
+    if (!constantTimeCompare(token.key, key)) throw new AuthenticationFailed(gettext('Invalid token.'));
     const user = token.user;
     if (!user || !user.is_active) throw new AuthenticationFailed(gettext('User inactive or deleted.'));
     return [user, token];

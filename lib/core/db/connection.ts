@@ -116,12 +116,61 @@ export function sequelizeOptions(config: DatabaseConfig): Options {
   };
 }
 
+type SqliteMethod = (sql: string, ...rest: unknown[]) => unknown;
+
 interface SqliteHandle {
   configure(option: 'busyTimeout', value: number): void;
-  run(sql: string, callback: (error: Error | null) => void): void;
+  run: SqliteMethod;
+  all: SqliteMethod;
+  exec: SqliteMethod;
+  get: SqliteMethod;
+  each: SqliteMethod;
+  prepare: SqliteMethod;
 }
 
-/** Give every new SQLite connection a busy timeout, and file databases WAL journaling. */
+// What Sequelize's SQLite dialect sends before every SELECT, once per table it reads, to learn
+// the column types it parses values by (exactly this form, with a callback only).
+const TABLE_INFO = /^PRAGMA table_info\(`[^`]*`\)$/;
+// Statements that leave the schema as it is; anything else (DDL, ROLLBACK) forgets the cache.
+const KEEPS_SCHEMA = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|REPLACE|BEGIN|COMMIT|END|SAVEPOINT|RELEASE|PRAGMA table_info)\b/i;
+
+/**
+ * Answer Sequelize's per-SELECT `PRAGMA table_info` from a per-connection cache: on SQLite
+ * each one is a round trip through the driver's thread pool (about a third of a millisecond),
+ * paid for every table of every query, a join paying twice. The cache is dropped whenever a
+ * statement that may change the schema (CREATE, ALTER, DROP, ROLLBACK, other PRAGMAs) runs
+ * on the connection. A schema changed by another process while this one runs is not seen:
+ * migrate, then restart the servers (as their models change anyway).
+ */
+function cacheTableInfo(handle: SqliteHandle): void {
+  const cache = new Map<string, unknown>();
+  for (const method of ['run', 'exec', 'get', 'each', 'prepare'] as const) {
+    const original = handle[method];
+    handle[method] = function (this: SqliteHandle, sql: string, ...rest: unknown[]): unknown {
+      if (cache.size && !KEEPS_SCHEMA.test(sql)) cache.clear();
+      return original.call(this, sql, ...rest);
+    };
+  }
+  const all = handle.all;
+  handle.all = function (this: SqliteHandle, sql: string, ...rest: unknown[]): unknown {
+    const callback = rest[0];
+    if (rest.length === 1 && typeof callback === 'function' && TABLE_INFO.test(sql)) {
+      const cached = cache.get(sql);
+      if (cached !== undefined) {
+        callback.call(this, null, cached);
+        return this;
+      }
+      return all.call(this, sql, (error: Error | null, rows: unknown) => {
+        if (!error) cache.set(sql, rows);
+        callback.call(this, error, rows);
+      });
+    }
+    if (cache.size && !KEEPS_SCHEMA.test(sql)) cache.clear();
+    return all.call(this, sql, ...rest);
+  };
+}
+
+/** Give every new SQLite connection a busy timeout, a table-info cache, and file databases WAL journaling. */
 function tuneSqlite(sequelize: Sequelize, storage: string): void {
   const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: unknown): Promise<SqliteHandle> } })
     .connectionManager;
@@ -131,10 +180,11 @@ function tuneSqlite(sequelize: Sequelize, storage: string): void {
     const handle = await original(options);
     if (!tuned.has(handle)) {
       tuned.add(handle);
+      cacheTableInfo(handle);
       handle.configure('busyTimeout', 10000);
       if (storage !== ':memory:') {
         await new Promise<void>((resolve, reject) =>
-          handle.run('PRAGMA journal_mode=WAL', (error) => (error ? reject(error) : resolve())),
+          handle.run('PRAGMA journal_mode=WAL', (error: Error | null) => (error ? reject(error) : resolve())),
         );
       }
     }

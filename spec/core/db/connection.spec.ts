@@ -129,4 +129,43 @@ test('BaseModel :: pk, meta, objects', async () => {
   assert.is(LibTag.objects.model, LibTag);
 });
 
+test('SQLite :: column types are read once per connection, and again after a schema change', async () => {
+  if (db.current?.vendor !== 'sqlite') return;
+  const sequelize = getSequelize();
+  const handle = await (sequelize as unknown as { connectionManager: { getConnection(): Promise<NodeJS.EventEmitter> } })
+    .connectionManager.getConnection();
+  const traced: string[] = [];
+  const listener = (sql: string): void => {
+    traced.push(sql);
+  };
+  const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  const pragmas = async (): Promise<string[]> => {
+    await settle();
+    const found = traced.filter((sql) => sql.startsWith('PRAGMA table_info'));
+    traced.length = 0;
+    return found;
+  };
+  handle.on('trace', listener);
+  try {
+    const author = await LibAuthor.objects.create({ name: 'Types' });
+    await LibBook.objects.create({ title: 'Cached', author_id: author.pk, in_print: false });
+    const read = async (): Promise<unknown[]> => {
+      const [book] = await LibBook.objects.selectRelated('author').filter({ title: 'Cached' }).fetch();
+      return [book.in_print, book.created instanceof Date, book.author?.name];
+    };
+    const first = await read();
+    await pragmas();
+    // Values are parsed by the cached column types exactly as by fresh ones.
+    assert.equal(await read(), first);
+    assert.equal(first, [false, true, 'Types']);
+    assert.equal(await pragmas(), []);
+    await sequelize.query('CREATE TABLE spec_type_probe (id INTEGER)');
+    await sequelize.query('DROP TABLE spec_type_probe');
+    assert.equal(await read(), first);
+    assert.equal((await pragmas()).length, 2);
+  } finally {
+    handle.removeListener('trace', listener);
+  }
+});
+
 test.run();
