@@ -36,6 +36,88 @@ function serialize(value: unknown): string {
   return text;
 }
 
+/** Plain JSON data: what `JSON.parse` gives. */
+type JsonData = null | boolean | number | string | JsonData[] | { [key: string]: JsonData };
+
+/**
+ * `JSON.parse(JSON.stringify(value))` without the text in between: the same data (`toJSON()`
+ * called, boxed primitives unboxed, non-finite numbers as null, `undefined`/functions/symbols
+ * dropped from objects and null in arrays, a BigInt or a cycle rejected with the same errors),
+ * but no number is formatted or parsed. Returns undefined where `JSON.stringify` would.
+ */
+function toJsonData(value: unknown, key: string, stack: object[]): JsonData | undefined {
+  let current = value;
+  if ((typeof current === 'object' && current !== null) || typeof current === 'bigint') {
+    const toJSON = (current as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') current = toJSON.call(current, key) as unknown;
+  }
+  if (current instanceof Number) current = Number(current);
+  else if (current instanceof String) current = String(current);
+  else if (current instanceof Boolean) current = current.valueOf();
+  switch (typeof current) {
+    case 'string':
+    case 'boolean':
+      return current;
+    case 'number':
+      return Number.isFinite(current) ? current + 0 : null;
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (current === null) return null;
+  if (stack.includes(current)) throw new TypeError('Converting circular structure to JSON');
+  stack.push(current);
+  let out: JsonData;
+  if (Array.isArray(current)) {
+    const list: JsonData[] = new Array<JsonData>(current.length);
+    for (let i = 0; i < current.length; i++) list[i] = toJsonData(current[i], String(i), stack) ?? null;
+    out = list;
+  } else {
+    const object: { [key: string]: JsonData } = {};
+    const source = current as Record<string, unknown>;
+    for (const name of Object.keys(source)) {
+      const item = toJsonData(source[name], name, stack);
+      if (item === undefined) continue;
+      // An own "__proto__" key stays a key, as JSON.parse makes it.
+      if (name === '__proto__') Object.defineProperty(object, name, { value: item, enumerable: true, writable: true, configurable: true });
+      else object[name] = item;
+    }
+    out = object;
+  }
+  stack.pop();
+  return out;
+}
+
+/** A deep copy of JSON data (plain arrays and objects only, so a structural copy suffices). */
+function copyJsonData(data: JsonData): JsonData {
+  if (typeof data !== 'object' || data === null) return data;
+  if (Array.isArray(data)) {
+    const list: JsonData[] = data.slice();
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) list[i] = copyJsonData(item);
+    }
+    return list;
+  }
+  const object: { [key: string]: JsonData } = {};
+  for (const name of Object.keys(data)) {
+    const item = copyJsonData(data[name]);
+    if (name === '__proto__') Object.defineProperty(object, name, { value: item, enumerable: true, writable: true, configurable: true });
+    else object[name] = item;
+  }
+  return object;
+}
+
+/** What the memory cache keeps for `value`: its JSON data, as a JSON round trip would give. */
+function snapshot(value: unknown): JsonData {
+  const data = toJsonData(value, '', []);
+  if (data === undefined) throw new TypeError(`Cannot cache a value of type ${typeof value}`);
+  return data;
+}
+
 /**
  * The interface every backend implements; subclass it (and implement the abstract methods)
  * to add a backend. Keys are strings; values are anything `JSON.stringify` accepts.
@@ -119,7 +201,7 @@ export abstract class BaseCache {
 }
 
 interface MemoryEntry {
-  value: string;
+  value: JsonData;
   expiresAt: number | null;
 }
 
@@ -133,8 +215,9 @@ export interface LocMemCacheOptions extends CacheOptions {
 
 /**
  * The in-process memory cache (Django's `LocMemCache`): per process, least recently used
- * entries are culled when `maxEntries` is reached. Values are stored as JSON, so callers
- * never share mutable objects with the cache. Replace `timer` to control the clock.
+ * entries are culled when `maxEntries` is reached. Values are kept as the data a JSON round
+ * trip gives (as Redis gives them back), copied on the way out, so callers never share
+ * mutable objects with the cache. Replace `timer` to control the clock.
  */
 export class LocMemCache extends BaseCache {
   readonly maxEntries: number;
@@ -164,7 +247,7 @@ export class LocMemCache extends BaseCache {
     return entry;
   }
 
-  #store(stored: string, value: string, expiresAt: number | null): void {
+  #store(stored: string, value: JsonData, expiresAt: number | null): void {
     if (!this.#entries.has(stored) && this.#entries.size >= this.maxEntries) this.#cull();
     this.#entries.delete(stored);
     this.#entries.set(stored, { value, expiresAt });
@@ -193,17 +276,17 @@ export class LocMemCache extends BaseCache {
     if (!entry) return defaultValue;
     this.#entries.delete(stored);
     this.#entries.set(stored, entry);
-    return JSON.parse(entry.value) as T;
+    return copyJsonData(entry.value) as T;
   }
 
   override async set(key: string, value: unknown, timeout?: CacheTimeout): Promise<void> {
-    this.#store(this.makeKey(key), serialize(value), this.#expiry(timeout));
+    this.#store(this.makeKey(key), snapshot(value), this.#expiry(timeout));
   }
 
   override async add(key: string, value: unknown, timeout?: CacheTimeout): Promise<boolean> {
     const stored = this.makeKey(key);
     if (this.#live(stored)) return false;
-    this.#store(stored, serialize(value), this.#expiry(timeout));
+    this.#store(stored, snapshot(value), this.#expiry(timeout));
     return true;
   }
 
@@ -218,10 +301,10 @@ export class LocMemCache extends BaseCache {
     const stored = this.makeKey(key);
     const entry = this.#live(stored);
     if (!entry) throw new CacheKeyMissing(`Key '${key}' not found`);
-    const current: unknown = JSON.parse(entry.value);
+    const current = entry.value;
     if (typeof current !== 'number') throw new TypeError(`The value of key '${key}' is not a number`);
     const next = current + delta;
-    entry.value = serialize(next);
+    entry.value = snapshot(next);
     this.#entries.delete(stored);
     this.#entries.set(stored, entry);
     return next;

@@ -51,6 +51,47 @@ function behaviour(name: string, make: () => BaseCache): void {
     await rejects(cache.set('bad', undefined), TypeError);
   });
 
+  s(`${name} :: values come back as a JSON round trip gives them`, async ({ cache }) => {
+    const when = new Date(Date.UTC(2024, 4, 1, 12, 30));
+    const values: unknown[] = [
+      0, -0, 1.5, 1_700_000_000.123456, Number.NaN, Infinity, '', 'text', true, null,
+      [1, undefined, () => 1, Symbol('s'), Number.NEGATIVE_INFINITY, [2, [3]]],
+      { a: undefined, b: () => 1, c: when, d: { toJSON: (key: string) => `key=${key}` }, e: [when] },
+      [new Number(3), new String('s'), new Boolean(false)],
+      { 2: 'two', 1: 'one', z: 'z', ['__proto__']: { own: true } },
+      JSON.parse('{"__proto__": {"own": 1}}'),
+      Buffer.from('hi'),
+      new Map([[1, 2]]),
+      when,
+      // eslint-disable-next-line no-sparse-arrays
+      [1, , 3],
+    ];
+    for (const [i, value] of values.entries()) {
+      await cache.set(`v${i}`, value);
+      const expected: unknown = JSON.parse(JSON.stringify(value));
+      const got = await cache.get(`v${i}`);
+      assert.equal(got, expected, `value ${i}`);
+      assert.equal(JSON.stringify(got), JSON.stringify(expected), `value ${i} (key order, own keys)`);
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await rejects(cache.set('cyclic', cyclic), TypeError);
+    await rejects(cache.set('big', { n: 10n }), TypeError);
+    await rejects(cache.set('fn', () => 1), TypeError);
+  });
+
+  s(`${name} :: a value read from the cache may be changed without changing the cache`, async ({ cache }) => {
+    await cache.set('history', [3, 2, 1]);
+    await cache.set('nested', { list: [{ n: 1 }], map: { a: 'b' } });
+    const history = (await cache.get<number[]>('history')) ?? [];
+    history.unshift(4);
+    const nested = (await cache.get<{ list: Array<{ n: number }>; map: Record<string, string> }>('nested'))!;
+    nested.list[0].n = 2;
+    nested.map.a = 'changed';
+    assert.equal(await cache.get('history'), [3, 2, 1]);
+    assert.equal(await cache.get('nested'), { list: [{ n: 1 }], map: { a: 'b' } });
+  });
+
   s(`${name} :: stored values are copies`, async ({ cache }) => {
     const value = { list: [1] };
     await cache.set('copy', value);
