@@ -153,6 +153,10 @@ function runAtomically(view: ViewFunction, request: HttpRequest, kwargs: Record<
   return db.atomic(() => view(request, kwargs, ...args));
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function convertExceptionToResponse(getResponse: GetResponse): GetResponse {
   return async (request) => {
     try {
@@ -166,14 +170,17 @@ function convertExceptionToResponse(getResponse: GetResponse): GetResponse {
 /**
  * Runs requests through the middleware and the view. Build one with `getHandler()`; it is
  * rebuilt when `MIDDLEWARE` or `ROOT_URLCONF` change.
+ *
+ * The innermost step (resolve, view, render) turns its own errors into responses, so without
+ * middleware a request costs one async call; each middleware adds one exception wrapper.
  */
 export class BaseHandler {
-  private chain: GetResponse;
+  private readonly chain: GetResponse;
   private readonly viewMiddleware: ViewHook[] = [];
   private readonly exceptionMiddleware: ExceptionHook[] = [];
 
   constructor() {
-    let handler = convertExceptionToResponse((request) => this.getResponseInner(request));
+    let handler: GetResponse = (request) => this.getResponseInner(request);
     for (const cls of [...loadMiddlewareClasses()].reverse()) {
       const middleware = new cls(handler);
       if (middleware.processView) this.viewMiddleware.unshift(middleware.processView.bind(middleware));
@@ -183,13 +190,9 @@ export class BaseHandler {
     this.chain = handler;
   }
 
-  /** Answer `request` (never throws). */
-  async getResponse(request: HttpRequest): Promise<HttpResponse> {
-    try {
-      return await this.chain(request);
-    } catch (error) {
-      return responseForException(request, error);
-    }
+  /** Answer `request` (never rejects: every step turns errors into responses). */
+  getResponse(request: HttpRequest): Promise<HttpResponse> {
+    return this.chain(request);
   }
 
   private async processExceptionByMiddleware(request: HttpRequest, error: unknown): Promise<HttpResponse | null> {
@@ -200,38 +203,47 @@ export class BaseHandler {
     return null;
   }
 
-  /** Resolve, run the view hooks and the view, and render. Errors go to the middleware. */
+  /**
+   * Resolve, run the view hooks and the view, and render. Errors go to the exception
+   * middleware, and what it does not answer becomes the error response.
+   */
   private async getResponseInner(request: HttpRequest): Promise<HttpResponse> {
-    const match = resolve(request.pathInfo);
-    request.resolverMatch = match;
-    const { func: view, args, kwargs } = match;
-    let response: unknown = null;
-    for (const hook of this.viewMiddleware) {
-      response = await hook(request, view, args, kwargs);
-      if (response) break;
-    }
-    if (!response) {
-      try {
-        response = await (settings.ATOMIC_REQUESTS ? runAtomically(view, request, kwargs, args) : view(request, kwargs, ...args));
-      } catch (error) {
-        response = await this.processExceptionByMiddleware(request, error);
-        if (!response) throw error;
+    try {
+      const match = resolve(request.pathInfo);
+      request.resolverMatch = match;
+      const { func: view, args, kwargs } = match;
+      let response: unknown = null;
+      for (const hook of this.viewMiddleware) {
+        response = await hook(request, view, args, kwargs);
+        if (response) break;
       }
-    }
-    if (!(response instanceof HttpResponse)) {
-      const name = view.name || 'view';
-      const got = response === null || response === undefined ? 'None' : 'an unexpected value';
-      throw new TypeError(`The view ${name} didn't return an HttpResponse object. It returned ${got} instead.`);
-    }
-    if (isRenderable(response)) {
-      try {
-        response = (await response.render()) ?? response;
-      } catch (error) {
-        response = await this.processExceptionByMiddleware(request, error);
-        if (!response) throw error;
+      if (!response) {
+        try {
+          const result = settings.ATOMIC_REQUESTS ? runAtomically(view, request, kwargs, args) : view(request, kwargs, ...args);
+          response = isPromiseLike(result) ? await result : result;
+        } catch (error) {
+          response = await this.processExceptionByMiddleware(request, error);
+          if (!response) throw error;
+        }
       }
+      if (!(response instanceof HttpResponse)) {
+        const name = view.name || 'view';
+        const got = response === null || response === undefined ? 'None' : 'an unexpected value';
+        throw new TypeError(`The view ${name} didn't return an HttpResponse object. It returned ${got} instead.`);
+      }
+      if (isRenderable(response)) {
+        try {
+          const rendered = response.render();
+          response = (isPromiseLike(rendered) ? await rendered : rendered) ?? response;
+        } catch (error) {
+          response = await this.processExceptionByMiddleware(request, error);
+          if (!response) throw error;
+        }
+      }
+      return response as HttpResponse;
+    } catch (error) {
+      return responseForException(request, error);
     }
-    return response as HttpResponse;
   }
 }
 
