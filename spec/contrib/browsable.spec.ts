@@ -355,6 +355,9 @@ test('forms :: a POST from the HTML form is answered with the page of the result
   assert.match(invalid.text, /name="code">kept &lt;b&gt;<\/textarea>/);
   assert.match(invalid.text, /<option value="js" selected>JavaScript/);
   const refused = await client.post('/notes/', { data: { title: 'no token' }, format: 'multipart', headers: HTML.headers });
+  assert.is(refused.status, 403);
+  assert.match(refused.text, /CSRF Failed: CSRF token missing or incorrect\./);
+});
 
 test('forms :: a failed POST refills the form from the serializer that failed (validated once)', async () => {
   const client = await loggedIn(alice, true);
@@ -373,9 +376,6 @@ test('forms :: a failed POST refills the form from the serializer that failed (v
   });
   assert.is(json.status, 400);
   assert.is(json.text, '{"title":["This title is taken."]}');
-});
-  assert.is(refused.status, 403);
-  assert.match(refused.text, /CSRF Failed: CSRF token missing or incorrect\./);
 });
 
 test('forms :: DELETE renders the 204 as a page with status 200', async () => {
