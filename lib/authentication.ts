@@ -25,7 +25,7 @@ export type AuthenticationClass = new () => BaseAuthentication;
  */
 export function getAuthorizationHeader(request: Request | HttpRequest): string {
   const httpRequest = 'httpRequest' in request ? request.httpRequest : request;
-  return httpRequest.META.HTTP_AUTHORIZATION ?? '';
+  return httpRequest.metaHeader('HTTP_AUTHORIZATION') ?? '';
 }
 
 // Python's bytes.split(): runs of ASCII whitespace separate the parts.

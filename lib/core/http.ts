@@ -265,6 +265,29 @@ function decodePath(rawPath: string): string {
   }
 }
 
+// Header names repeat from request to request: their META keys are computed once (bounded,
+// so a client inventing names cannot grow it without limit).
+const metaKeys = new Map<string, string>();
+const MAX_META_KEYS = 1000;
+
+/** The META key of a (lower-case) header name: `HTTP_X_FORWARDED_FOR`, `CONTENT_TYPE`. */
+function metaKey(name: string): string {
+  let key = metaKeys.get(name);
+  if (key === undefined) {
+    const upper = name.toUpperCase().replace(/-/g, '_');
+    key = upper === 'CONTENT_TYPE' || upper === 'CONTENT_LENGTH' ? upper : `HTTP_${upper}`;
+    if (metaKeys.size < MAX_META_KEYS) metaKeys.set(name, key);
+  }
+  return key;
+}
+
+/** The lower-case header name a META key stands for (`HTTP_ACCEPT` -> `accept`), or null. */
+function headerNameFor(key: string): string | null {
+  if (key === 'CONTENT_TYPE' || key === 'CONTENT_LENGTH') return key.toLowerCase().replace('_', '-');
+  if (!key.startsWith('HTTP_') || key === 'HTTP_CONTENT_TYPE' || key === 'HTTP_CONTENT_LENGTH') return null;
+  return key.slice(5).toLowerCase().replace(/_/g, '-');
+}
+
 /** The host's parts as `[domain, port]`; `['', '']` when the host is malformed. */
 export function splitDomainPort(host: string): [string, string] {
   const lowered = host.toLowerCase();
@@ -450,7 +473,11 @@ export class HttpRequest {
     return this.cookieCache;
   }
 
-  /** The CGI-style environment: `REMOTE_ADDR`, `HTTP_*`, `CONTENT_TYPE`, `SERVER_NAME` ... */
+  /**
+   * The CGI-style environment: `REMOTE_ADDR`, `HTTP_*`, `CONTENT_TYPE`, `SERVER_NAME` ...
+   * Built when first read (one request header is better read with `header()` or
+   * `metaHeader()`, which do not build it); changes made to it are kept for the request.
+   */
   get META(): Record<string, string> {
     if (!this.metaCache) {
       const meta: Record<string, string> = {
@@ -460,12 +487,11 @@ export class HttpRequest {
         REMOTE_ADDR: this.raw.socket?.remoteAddress ?? '',
         SERVER_PROTOCOL: `HTTP/${this.raw.httpVersion || '1.1'}`,
       };
-      for (const [name, value] of Object.entries(this.headers)) {
+      const headers = this.headers;
+      for (const name of Object.keys(headers)) {
+        const value = headers[name];
         if (value === undefined) continue;
-        const text = Array.isArray(value) ? value.join(', ') : value;
-        const key = name.toUpperCase().replace(/-/g, '_');
-        if (key === 'CONTENT_TYPE' || key === 'CONTENT_LENGTH') meta[key] = text;
-        else meta[`HTTP_${key}`] = text;
+        meta[metaKey(name)] = Array.isArray(value) ? value.join(', ') : value;
       }
       const hostHeader = meta.HTTP_HOST ?? '';
       const [domain, port] = splitDomainPort(hostHeader);
@@ -474,6 +500,25 @@ export class HttpRequest {
       this.metaCache = meta;
     }
     return this.metaCache;
+  }
+
+  /**
+   * The value `META[key]` has for a header key (`HTTP_AUTHORIZATION`, `CONTENT_TYPE`), without
+   * building META: from META once it exists (it may have been changed), else from the header.
+   */
+  metaHeader(key: string): string | undefined {
+    if (this.metaCache) return this.metaCache[key];
+    const name = headerNameFor(key);
+    if (name === null) return this.META[key];
+    // `x_a` and `x-a` map to the same key: when a header is spelled with underscores, only META
+    // knows which one won.
+    if (name.includes('-') && this.headerNamesHaveUnderscores()) return this.META[key];
+    return this.header(name);
+  }
+
+  private headerNamesHaveUnderscores(): boolean {
+    for (const name of Object.keys(this.headers)) if (name.includes('_')) return true;
+    return false;
   }
 
   /** The remote user set by a trusted front end (`REMOTE_USER`), if any. */
@@ -767,14 +812,14 @@ export class ResponseHeaders {
     return this.map.delete(name.toLowerCase());
   }
 
-  /** `[name, value]` pairs with the names as first set. */
+  /** `[name, value]` pairs (copies) in the order first set. */
   entries(): Array<[string, string]> {
-    return [...this.map.values()].map(([name, value]) => [name, value]);
+    return Array.from(this.map.values(), ([name, value]) => [name, value]);
   }
 
-  /** Iterates `[name, value]` pairs. */
-  [Symbol.iterator](): Iterator<[string, string]> {
-    return this.entries()[Symbol.iterator]();
+  /** Iterates the `[name, value]` pairs in the order first set; read-only views, not copies. */
+  [Symbol.iterator](): Iterator<readonly [string, string]> {
+    return this.map.values();
   }
 }
 
@@ -798,7 +843,8 @@ export interface ResponseCookie {
 /** Options shared by the response constructors. */
 export interface ResponseInit {
   status?: number;
-  contentType?: string;
+  /** The Content-Type (default `text/html; charset=utf-8`); null sets none (a subclass sets it later). */
+  contentType?: string | null;
   headers?: Record<string, string | number>;
   reason?: string;
 }
@@ -824,8 +870,13 @@ export class HttpResponse {
     this.status = init.status ?? 200;
     this.reason = init.reason;
     this.headers = new ResponseHeaders(init.headers);
-    if (!this.headers.has('Content-Type')) this.headers.set('Content-Type', init.contentType ?? 'text/html; charset=utf-8');
-    else if (init.contentType) this.headers.set('Content-Type', init.contentType);
+    if (init.contentType === null) {
+      // The caller chooses the Content-Type later (a rendered response, a 304).
+    } else if (!this.headers.has('Content-Type')) {
+      this.headers.set('Content-Type', init.contentType ?? 'text/html; charset=utf-8');
+    } else if (init.contentType) {
+      this.headers.set('Content-Type', init.contentType);
+    }
     this.contentValue = content;
   }
 

@@ -12,6 +12,7 @@ import {
   HttpResponseNotAllowed,
   StreamingHttpResponse,
   QueryDict,
+  ResponseHeaders,
   DisallowedHost,
   DisallowedRedirect,
   RequestDataTooBig,
@@ -265,6 +266,45 @@ http('StreamingHttpResponse :: no content attribute; readAll joins chunks', asyn
   assert.ok(response.streaming);
   assert.throws(() => response.content, /has no `content` attribute/);
   assert.is((await response.readAll()).toString(), 'ab');
+});
+
+http('HttpRequest :: metaHeader() gives what META holds, without building META first', () => {
+  const make = (headers: Record<string, string>): HttpRequest =>
+    HttpRequest.create({ method: 'POST', url: '/x/', headers: { host: 'testserver', ...headers }, body: 'abc' });
+  const headers = { authorization: 'Token abc', accept: 'application/json', 'x-forwarded-for': '10.0.0.1', 'content-type': 'text/plain' };
+  const request = make(headers);
+  const keys = ['HTTP_AUTHORIZATION', 'HTTP_ACCEPT', 'HTTP_X_FORWARDED_FOR', 'CONTENT_TYPE', 'CONTENT_LENGTH', 'HTTP_HOST',
+    'HTTP_MISSING', 'REMOTE_ADDR', 'SERVER_PORT', 'REQUEST_METHOD', 'HTTP_CONTENT_TYPE'];
+  const lazy = keys.map((key) => request.metaHeader(key));
+  const built = make(headers).META;
+  assert.equal(lazy, keys.map((key) => built[key]));
+  // Once META exists (and was changed, as a test client or a middleware may), it is the answer.
+  request.META.HTTP_AUTHORIZATION = 'Token changed';
+  assert.is(request.metaHeader('HTTP_AUTHORIZATION'), 'Token changed');
+  // `x_forwarded_for` and `x-forwarded-for` are the same META key; META decides which one counts.
+  const both = make({ 'x-forwarded-for': 'dash', 'x_forwarded_for': 'underscore' });
+  assert.is(both.metaHeader('HTTP_X_FORWARDED_FOR'), make({ 'x-forwarded-for': 'dash', 'x_forwarded_for': 'underscore' }).META.HTTP_X_FORWARDED_FOR);
+});
+
+http('ResponseHeaders :: iteration gives the pairs in the order first set, with the names as last spelled', () => {
+  const headers = new ResponseHeaders({ 'Content-Type': 'text/plain', Vary: 'Accept' });
+  headers.set('X-One', 1);
+  headers.set('content-type', 'application/json');
+  assert.equal([...headers], [['content-type', 'application/json'], ['Vary', 'Accept'], ['X-One', '1']]);
+  assert.equal(headers.entries(), [...headers]);
+  headers.delete('vary');
+  assert.equal([...headers].map(([name]) => name), ['content-type', 'X-One']);
+  // entries() gives copies: changing them leaves the headers alone.
+  const [pair] = headers.entries();
+  pair[1] = 'changed';
+  assert.is(headers.get('Content-Type'), 'application/json');
+});
+
+http('HttpResponse :: contentType null leaves Content-Type unset; the default is text/html', () => {
+  assert.is(new HttpResponse('x').getHeader('Content-Type'), 'text/html; charset=utf-8');
+  assert.is(new HttpResponse('x', { contentType: null }).getHeader('Content-Type'), undefined);
+  assert.is(new HttpResponse('x', { contentType: 'text/csv' }).getHeader('Content-Type'), 'text/csv');
+  assert.is(new HttpResponse('x', { headers: { 'Content-Type': 'text/plain' } }).getHeader('Content-Type'), 'text/plain');
 });
 
 http.run();
