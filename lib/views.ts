@@ -130,6 +130,55 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** Per view class: whether it overrides `allowedMethods`, and the Allow values seen so far. */
+interface AllowCache {
+  custom: boolean;
+  byNames: WeakMap<readonly string[], Map<number, string>>;
+}
+
+const allowCaches = new WeakMap<object, AllowCache>();
+
+/**
+ * The `Allow` value of `view`: its `allowedMethods`, joined. It depends only on which of the
+ * `httpMethodNames` have handlers (view sets set them per instance from the action map), so it
+ * is computed once per class and set of handlers; a class overriding `allowedMethods` is asked
+ * every time.
+ */
+function allowHeader(view: APIView): string {
+  const cls = view.constructor;
+  let cache = allowCaches.get(cls);
+  if (!cache) {
+    const descriptor = (proto: object | null): PropertyDescriptor | undefined => {
+      for (let p = proto; p; p = Object.getPrototypeOf(p) as object | null) {
+        const found = Object.getOwnPropertyDescriptor(p, 'allowedMethods');
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const inherited = descriptor(cls.prototype as object);
+    cache = { custom: inherited?.get !== allowedMethodsGetter, byNames: new WeakMap() };
+    allowCaches.set(cls, cache);
+  }
+  const names = view.httpMethodNames;
+  if (cache.custom || names.length > 30 || Object.prototype.hasOwnProperty.call(view, 'allowedMethods')) {
+    return view.allowedMethods.join(', ');
+  }
+  const handlers = view as unknown as Record<string, unknown>;
+  let mask = 0;
+  for (let i = 0; i < names.length; i++) if (typeof handlers[names[i]] === 'function') mask |= 1 << i;
+  let byMask = cache.byNames.get(names);
+  if (!byMask) {
+    byMask = new Map();
+    cache.byNames.set(names, byMask);
+  }
+  let value = byMask.get(mask);
+  if (value === undefined) {
+    value = view.allowedMethods.join(', ');
+    byMask.set(mask, value);
+  }
+  return value;
+}
+
 const VARY_SEPARATOR = /\s*,\s*/;
 
 function patchVaryHeaders(response: HttpResponse, vary: string): void {
@@ -276,7 +325,7 @@ export class APIView implements NamedView {
 
   /** The headers set on every response: `Allow`, and `Vary: Accept` when several renderers may answer. */
   get defaultResponseHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { Allow: this.allowedMethods.join(', ') };
+    const headers: Record<string, string> = { Allow: allowHeader(this) };
     if (this.getRendererClasses().length > 1) headers.Vary = 'Accept';
     return headers;
   }
@@ -626,3 +675,5 @@ Object.defineProperty(APIView.prototype, 'schema', {
   },
 });
 
+// The base class's getter, to tell a class that overrides `allowedMethods` (see `allowHeader`).
+const allowedMethodsGetter = Object.getOwnPropertyDescriptor(APIView.prototype, 'allowedMethods')?.get;

@@ -311,4 +311,42 @@ test('descriptions :: dedented text, instance wins, markdown when html', () => {
   assert.is(getViewDescription(new Bare()), '');
 });
 
+test('dispatch :: Allow follows the handlers each instance has, and an overridden allowedMethods', async () => {
+  class OnlyGet extends APIView {
+    get(_request: Request) {
+      return new Response({});
+    }
+  }
+  class GetAndDelete extends OnlyGet {
+    delete(_request: Request) {
+      return new Response(null, { status: 204 });
+    }
+  }
+  // A handler attached to some instances only (as view sets do from their action map).
+  class Switching extends OnlyGet {
+    constructor() {
+      super();
+      if (switchOn) (this as unknown as Record<string, unknown>).put = () => new Response({});
+    }
+  }
+  class Custom extends OnlyGet {
+    override get allowedMethods(): string[] {
+      return [customAllow];
+    }
+  }
+  let switchOn = false;
+  let customAllow = 'GET';
+  for (let round = 0; round < 2; round++) {
+    assert.is((await call(OnlyGet.asView())).getHeader('Allow'), 'GET, HEAD, OPTIONS');
+    assert.is((await call(GetAndDelete.asView())).getHeader('Allow'), 'GET, DELETE, HEAD, OPTIONS');
+    switchOn = false;
+    assert.is((await call(Switching.asView())).getHeader('Allow'), 'GET, HEAD, OPTIONS');
+    switchOn = true;
+    assert.is((await call(Switching.asView())).getHeader('Allow'), 'GET, PUT, HEAD, OPTIONS');
+    customAllow = `GET${round}`;
+    assert.is((await call(Custom.asView())).getHeader('Allow'), `GET${round}`);
+    assert.is((await call(OnlyGet.asView({ httpMethodNames: ['get', 'options'] }))).getHeader('Allow'), 'GET, OPTIONS');
+  }
+});
+
 test.run();
