@@ -1687,7 +1687,9 @@ export class DictField extends Field {
 
   override async toInternalValue(data: unknown): Promise<Record<string, unknown>> {
     let input: unknown = data;
-    if (isHtmlInput(input)) input = htmlToObject(parseHtmlDict(input));
+    // getValue() already took the `name.` prefix off the form keys: parsing them a second
+    // time (as the original does) would find no dotted key and lose every value.
+    if (isHtmlInput(input)) input = htmlToObject(input);
     if (!isPlainObject(input)) return this.fail('not_a_dict', { input_type: pythonTypeName(input) });
     if (!this.allowEmpty && Object.keys(input).length === 0) this.fail('empty');
     return this.runChildValidation(input);
