@@ -24,6 +24,18 @@ export interface ProjectSettings {
   /** `sqlite:<file>`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */
   DATABASE_URL: string;
   /**
+   * Read replicas of a MySQL/MariaDB `DATABASE_URL` (`mysql://...` URLs, default none): reads
+   * outside `atomic()` go to them in turn, writes and reads inside `atomic()` to the primary.
+   * Env `DATABASE_REPLICA_URLS` (comma-separated) wins over the module's value.
+   */
+  DATABASE_REPLICA_URLS: string[];
+  /**
+   * MySQL/MariaDB connection pool (per server role: one pool for the primary, one shared by
+   * the replicas): `{ max, min, idle, acquire }`, idle/acquire in ms; unset keys keep the
+   * defaults `{ max: 10, min: 0, idle: 10000, acquire: 30000 }`. SQLite ignores it.
+   */
+  DATABASE_POOL: { max?: number; min?: number; idle?: number; acquire?: number };
+  /**
    * Run every view in one transaction (`atomic()`), committed when the view returns and rolled
    * back when it raises, or when the API framework's exception handler answered an error.
    * Views marked with `nonAtomicRequests()` are left out.
@@ -106,6 +118,8 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   MIDDLEWARE: [],
   ROOT_URLCONF: '',
   DATABASE_URL: '',
+  DATABASE_REPLICA_URLS: [],
+  DATABASE_POOL: {},
   ATOMIC_REQUESTS: false,
   CACHE_URL: null,
   LANGUAGE_CODE: 'en-us',
@@ -181,13 +195,25 @@ export function onSettingChanged(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** A comma-separated list of URLs (env values): trimmed, empty items dropped. */
+export function splitUrlList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 /**
- * Install a project's settings over the defaults. `DATABASE_URL` and `CACHE_URL` from the
- * environment win over the module's values, so one project runs on SQLite or MySQL unchanged.
+ * Install a project's settings over the defaults. `DATABASE_URL`, `DATABASE_REPLICA_URLS`
+ * (comma-separated) and `CACHE_URL` from the environment win over the module's values, so one
+ * project runs on SQLite or MySQL unchanged.
  */
 export function configureSettings(values: Partial<ProjectSettings>, source = '<inline>'): ProjectSettings {
   const merged: ProjectSettings = { ...DEFAULT_SETTINGS, ...values };
   if (process.env.DATABASE_URL) merged.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.DATABASE_REPLICA_URLS !== undefined) {
+    merged.DATABASE_REPLICA_URLS = splitUrlList(process.env.DATABASE_REPLICA_URLS);
+  }
   if (process.env.CACHE_URL) merged.CACHE_URL = process.env.CACHE_URL;
   if (!merged.SECRET_KEY) {
     if (process.env.SECRET_KEY) {

@@ -5,6 +5,7 @@
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { ImproperlyConfigured } from '../conf';
 import { migrate, MigrationError } from '../db/migrations';
+import { checkDatabaseForCommand } from '../databaseCheck';
 
 /** Applies (or unapplies) migrations and records them in `django_migrations`. */
 export default class MigrateCommand extends BaseCommand {
@@ -30,6 +31,7 @@ export default class MigrateCommand extends BaseCommand {
   override async handle(options: CommandOptions): Promise<void> {
     const appLabel = typeof options.appLabel === 'string' ? options.appLabel : undefined;
     const migrationName = typeof options.migrationName === 'string' ? options.migrationName : undefined;
+    await checkDatabaseForCommand();
     try {
       await migrate({
         appLabel,

@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { settings, PROJECT_ROOT, SOURCE_ROOT } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { runServer, parseAddrPort, childExecArgv } from '../server';
+import { checkDatabaseForCommand } from '../databaseCheck';
 
 const WATCHED_DIRS = ['lib', 'contrib', 'demo'];
 
@@ -36,7 +37,11 @@ export default class RunserverCommand extends BaseCommand {
     if (!settings.DEBUG && settings.ALLOWED_HOSTS.length === 0) {
       throw new CommandError('You must set settings.ALLOWED_HOSTS if DEBUG is False.');
     }
-    if (!options.noreload && process.env.RUN_MAIN !== 'true') {
+    const reloader = !options.noreload && process.env.RUN_MAIN !== 'true';
+    // An unreachable database stops the command here, in one line (the reloader's process
+    // closes its check connection: the server child opens its own).
+    await checkDatabaseForCommand({ close: reloader });
+    if (reloader) {
       await this.runWithReloader();
       return;
     }

@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import { settings } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { runCluster, parseAddrPort } from '../server';
+import { checkDatabaseForCommand } from '../databaseCheck';
 
 /** Serves the project with several worker processes. */
 export default class ServeCommand extends BaseCommand {
@@ -26,6 +27,8 @@ export default class ServeCommand extends BaseCommand {
     if (!settings.DEBUG && settings.ALLOWED_HOSTS.length === 0) {
       throw new CommandError('You must set settings.ALLOWED_HOSTS if DEBUG is False.');
     }
+    // The primary process checks the database once (and closes it again) before forking workers.
+    if (cluster.isPrimary) await checkDatabaseForCommand({ close: true });
     await runCluster({
       workers,
       host: parsed.host,

@@ -5,6 +5,7 @@
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { ImproperlyConfigured } from '../conf';
 import { showMigrations, MigrationError } from '../db/migrations';
+import { checkDatabaseForCommand } from '../databaseCheck';
 
 /** Shows all available migrations for the current project. */
 export default class ShowMigrationsCommand extends BaseCommand {
@@ -17,6 +18,7 @@ export default class ShowMigrationsCommand extends BaseCommand {
   override async handle(options: CommandOptions): Promise<void> {
     const raw = options.appLabel;
     const appLabels = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : [];
+    await checkDatabaseForCommand();
     try {
       await showMigrations({ appLabels, stdout: this.stdout });
     } catch (error) {

@@ -1,7 +1,12 @@
 /**
- * The database connection: one Sequelize instance per `DATABASE_URL`, created lazily on first
- * use. The models of installed apps (plus models registered by tests) are added to it lazily
- * too. Changing the `DATABASE_URL` setting switches to (or creates) the matching connection.
+ * The database connection: one Sequelize instance per `DATABASE_URL` (with its
+ * `DATABASE_REPLICA_URLS` and `DATABASE_POOL`), created lazily on first use. The models of
+ * installed apps (plus models registered by tests) are added to it lazily too. Changing one of
+ * those settings switches to (or creates) the matching connection.
+ *
+ * With read replicas (MySQL/MariaDB only), Sequelize's replication sends SELECTs outside a
+ * transaction to the replicas in turn and everything else (writes, DDL, raw statements, every
+ * query of an `atomic()` block, whose transaction holds a primary connection) to the primary.
  */
 import path from 'node:path';
 import { Sequelize as BaseSequelize, DataTypes, type Options, type Dialect } from 'sequelize';
@@ -9,6 +14,7 @@ import { Sequelize, getAssociations, type ModelCtor } from 'sequelize-typescript
 import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '../conf';
 import { apps, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
+import { OperationalError } from './errors';
 
 BaseSequelize.useCLS(clsNamespace);
 
@@ -43,17 +49,21 @@ const ACCEPTED_FORMS =
   "Use 'sqlite:<file>' (relative to the project root), 'sqlite::memory:', 'sqlite:///absolute/path' " +
   "or 'mysql://user:password@host:port/database' (or 'mariadb://...').";
 
-function masked(url: string): string {
+/** `url` with its password replaced by `***`, for messages and logs. */
+export function maskDatabaseUrl(url: string): string {
   return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
 }
 
-/** Parse a `DATABASE_URL`; raises `ImproperlyConfigured` naming the accepted forms. */
-export function parseDatabaseUrl(url: string): DatabaseConfig {
+/**
+ * Parse a `DATABASE_URL`; raises `ImproperlyConfigured` naming the accepted forms and the
+ * setting the URL came from (`setting`, default `DATABASE_URL`).
+ */
+export function parseDatabaseUrl(url: string, setting = 'DATABASE_URL'): DatabaseConfig {
   if (typeof url !== 'string' || !url.trim()) {
-    throw new ImproperlyConfigured(`The DATABASE_URL setting is empty. ${ACCEPTED_FORMS}`);
+    throw new ImproperlyConfigured(`The ${setting} setting is empty. ${ACCEPTED_FORMS}`);
   }
   const bad = (why: string): ImproperlyConfigured =>
-    new ImproperlyConfigured(`DATABASE_URL '${masked(url)}' ${why}. ${ACCEPTED_FORMS}`);
+    new ImproperlyConfigured(`${setting} '${maskDatabaseUrl(url)}' ${why}. ${ACCEPTED_FORMS}`);
   if (url.startsWith('sqlite:')) {
     let rest = url.slice('sqlite:'.length);
     if (rest === ':memory:' || rest === '//:memory:') return { vendor: 'sqlite', storage: ':memory:' };
@@ -82,6 +92,86 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
   };
 }
 
+/** Connection pool options (`DATABASE_POOL`), in Sequelize's terms; times in milliseconds. */
+export interface DatabasePool {
+  /** Most connections open at once (per pool: the primary's, and the replicas' shared one). */
+  max: number;
+  /** Connections kept open even when idle. */
+  min: number;
+  /** How long a connection may sit idle before it is closed. */
+  idle: number;
+  /** How long a query waits for a free connection before failing. */
+  acquire: number;
+}
+
+/** The pool used when `DATABASE_POOL` leaves a key unset. */
+export const DEFAULT_DATABASE_POOL: Readonly<DatabasePool> = Object.freeze({ max: 10, min: 0, idle: 10000, acquire: 30000 });
+
+const POOL_KEYS = Object.keys(DEFAULT_DATABASE_POOL) as Array<keyof DatabasePool>;
+
+/** Validate `DATABASE_POOL` (unset keys take the defaults); raises `ImproperlyConfigured` naming it. */
+export function parseDatabasePool(value: unknown): DatabasePool {
+  if (value === undefined || value === null) return { ...DEFAULT_DATABASE_POOL };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new ImproperlyConfigured(`The DATABASE_POOL setting must be an object with some of the keys ${POOL_KEYS.join(', ')}.`);
+  }
+  const pool: DatabasePool = { ...DEFAULT_DATABASE_POOL };
+  for (const [key, raw] of Object.entries(value)) {
+    if (!(POOL_KEYS as string[]).includes(key)) {
+      throw new ImproperlyConfigured(`DATABASE_POOL has an unknown key '${key}'; the keys are ${POOL_KEYS.join(', ')}.`);
+    }
+    if (raw === undefined) continue;
+    const least = key === 'max' ? 1 : 0;
+    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < least) {
+      throw new ImproperlyConfigured(`DATABASE_POOL.${key} must be an integer of at least ${least} (got ${JSON.stringify(raw)}).`);
+    }
+    pool[key as keyof DatabasePool] = raw;
+  }
+  if (pool.min > pool.max) {
+    throw new ImproperlyConfigured(`DATABASE_POOL.min (${pool.min}) must not be greater than DATABASE_POOL.max (${pool.max}).`);
+  }
+  return pool;
+}
+
+/**
+ * Validate `DATABASE_REPLICA_URLS` against the primary's parsed URL: a list of MySQL/MariaDB
+ * URLs, only with a MySQL/MariaDB primary. Raises `ImproperlyConfigured` naming the setting.
+ */
+export function parseReplicaUrls(value: unknown, primary: DatabaseConfig): DatabaseConfig[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    throw new ImproperlyConfigured(
+      "The DATABASE_REPLICA_URLS setting must be a list of 'mysql://user:password@host:port/database' URLs " +
+        '(env DATABASE_REPLICA_URLS: comma-separated).',
+    );
+  }
+  if (!value.length) return [];
+  if (primary.vendor !== 'mysql') {
+    throw new ImproperlyConfigured(
+      'DATABASE_REPLICA_URLS is set, but DATABASE_URL is a SQLite database: read replicas need a MySQL/MariaDB ' +
+        'DATABASE_URL. Empty DATABASE_REPLICA_URLS to use SQLite.',
+    );
+  }
+  return (value as string[]).map((url) => {
+    const config = parseDatabaseUrl(url, 'DATABASE_REPLICA_URLS');
+    if (config.vendor !== 'mysql') {
+      throw new ImproperlyConfigured(
+        `DATABASE_REPLICA_URLS '${maskDatabaseUrl(url)}' is not a MySQL/MariaDB URL: replicas must be ` +
+          "'mysql://user:password@host:port/database' (or 'mariadb://...') servers.",
+      );
+    }
+    return config;
+  });
+}
+
+/** What a connection is made of besides the primary's URL. */
+export interface ConnectionExtras {
+  /** Read replicas (MySQL only). */
+  replicas?: DatabaseConfig[];
+  /** Pool options (MySQL only); `DEFAULT_DATABASE_POOL` when omitted. */
+  pool?: DatabasePool;
+}
+
 /** Captured SQL (see `captureQueries()` in testing.ts): every active list gets each statement. */
 export const queryCaptures = new Set<string[]>();
 
@@ -91,8 +181,16 @@ function logQuery(sql: string): void {
   if (process.env.API_FRAMEWORK_SQL_DEBUG) process.stderr.write(`[sql] ${text}\n`);
 }
 
-/** Sequelize options for a parsed URL: Django-shaped tables, UTC dates, no logging noise. */
-export function sequelizeOptions(config: DatabaseConfig): Options {
+function serverOptions(config: DatabaseConfig): { host?: string; port?: number; username?: string; password?: string; database?: string } {
+  return { host: config.host, port: config.port, username: config.user, password: config.password, database: config.database };
+}
+
+/**
+ * Sequelize options for a parsed URL: Django-shaped tables, UTC dates, no logging noise; on
+ * MySQL the pool and, with `extras.replicas`, Sequelize's `replication` (reads to the replicas,
+ * the rest to the primary).
+ */
+export function sequelizeOptions(config: DatabaseConfig, extras: ConnectionExtras = {}): Options {
   const common: Options = {
     logging: logQuery,
     timezone: '+00:00',
@@ -101,18 +199,16 @@ export function sequelizeOptions(config: DatabaseConfig): Options {
   if (config.vendor === 'sqlite') {
     return { ...common, dialect: 'sqlite' as Dialect, storage: config.storage };
   }
+  const replicas = extras.replicas ?? [];
   return {
     ...common,
     dialect: 'mysql' as Dialect,
-    host: config.host,
-    port: config.port,
-    username: config.user,
-    password: config.password,
-    database: config.database,
+    ...serverOptions(config),
     // FOUND_ROWS: UPDATE reports matched rows (as Django configures MySQL), not changed ones.
     dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, flags: '+FOUND_ROWS' },
     define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_general_ci' },
-    pool: { max: 10, min: 0, idle: 10000, acquire: 30000 },
+    pool: { ...(extras.pool ?? DEFAULT_DATABASE_POOL) },
+    ...(replicas.length ? { replication: { read: replicas.map(serverOptions), write: serverOptions(config) } } : {}),
   };
 }
 
@@ -192,11 +288,40 @@ function tuneSqlite(sequelize: Sequelize, storage: string): void {
   };
 }
 
-/** A live connection for one URL. */
+/** A live connection for one URL (plus its replicas and pool). */
 export interface ConnectionState {
   url: string;
   config: DatabaseConfig;
   sequelize: Sequelize;
+  /** The `DATABASE_REPLICA_URLS` value this connection was made for (compared by identity). */
+  replicaSetting: unknown;
+  /** The `DATABASE_POOL` value this connection was made for (compared by identity). */
+  poolSetting: unknown;
+  /** Parsed read replicas (empty without replication). */
+  replicas: DatabaseConfig[];
+}
+
+const PRIMARY_ONLY = 'usePrimary';
+
+/**
+ * Run `fn` with every query on the primary, replicas configured or not (Django's
+ * `using('default')`): for reads that must see the writes just made outside a transaction.
+ * `migrate()` runs this way. Returns `fn`'s result.
+ */
+export function usePrimary<T>(fn: () => T): T {
+  return clsNamespace.runAndReturn((context) => {
+    context.set(PRIMARY_ONLY, true);
+    return fn();
+  });
+}
+
+/** Send SELECTs to the primary while `usePrimary()` is under way (replicated connections only). */
+function honourUsePrimary(sequelize: Sequelize): void {
+  const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: { type?: string; useMaster?: boolean }): Promise<unknown> } })
+    .connectionManager;
+  const original = manager.getConnection.bind(manager);
+  manager.getConnection = (options) =>
+    original(options?.type === 'SELECT' && clsNamespace.get(PRIMARY_ONLY) === true ? { ...options, useMaster: true } : options);
 }
 
 const states = new Map<string, ConnectionState>();
@@ -215,18 +340,36 @@ export function bindGeneration(): number {
   return generation;
 }
 
+const CONNECTION_SETTINGS = new Set(['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_POOL']);
+
 onSettingChanged((key) => {
-  if (key === 'DATABASE_URL' && current && current.url !== settings.DATABASE_URL) current = null;
+  if (CONNECTION_SETTINGS.has(key) && current && !isCurrent(current)) current = null;
 });
 
-function stateFor(url: string): ConnectionState {
-  let state = states.get(url);
+/** True while `state` still matches the connection settings (a cheap check: identities only). */
+function isCurrent(state: ConnectionState): boolean {
+  return (
+    state.url === settings.DATABASE_URL &&
+    state.replicaSetting === settings.DATABASE_REPLICA_URLS &&
+    state.poolSetting === settings.DATABASE_POOL
+  );
+}
+
+function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): ConnectionState {
+  const config = parseDatabaseUrl(url);
+  const replicas = parseReplicaUrls(replicaSetting, config);
+  const pool = parseDatabasePool(poolSetting);
+  const key = config.vendor === 'sqlite' ? url : JSON.stringify([url, replicas, pool]);
+  let state = states.get(key);
   if (!state) {
-    const config = parseDatabaseUrl(url);
-    const sequelize = new Sequelize(sequelizeOptions(config));
+    const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
     if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
-    state = { url, config, sequelize };
-    states.set(url, state);
+    if (replicas.length) honourUsePrimary(sequelize);
+    state = { url, config, sequelize, replicaSetting, poolSetting, replicas };
+    states.set(key, state);
+  } else {
+    state.replicaSetting = replicaSetting;
+    state.poolSetting = poolSetting;
   }
   return state;
 }
@@ -274,7 +417,9 @@ function bindModels(state: ConnectionState, configs: readonly AppConfig[]): void
 
 /** The connection state for the current `DATABASE_URL`, with every known model bound to it. */
 export function getConnectionState(): ConnectionState {
-  if (!current || current.url !== settings.DATABASE_URL) current = stateFor(settings.DATABASE_URL);
+  if (!current || !isCurrent(current)) {
+    current = stateFor(settings.DATABASE_URL, settings.DATABASE_REPLICA_URLS, settings.DATABASE_POOL);
+  }
   const configs = apps.getAppConfigs();
   if (boundTo !== current.sequelize || boundConfigs !== configs || boundExtraVersion !== extraVersion) {
     bindModels(current, configs);
@@ -322,22 +467,66 @@ export function getVendor(): Vendor {
   return parseDatabaseUrl(settings.DATABASE_URL).vendor;
 }
 
-/** Close the connection for `url` (it is reopened on next use). */
+/** Close the connections whose primary is `url`, with or without replicas (reopened on next use). */
 export async function closeConnection(url: string): Promise<void> {
-  const state = states.get(url);
-  if (!state) return;
-  states.delete(url);
-  if (current === state) current = null;
-  if (boundTo === state.sequelize) {
-    boundTo = null;
-    boundModels = new Set();
+  const closing: Sequelize[] = [];
+  for (const [key, state] of states) {
+    if (state.url !== url) continue;
+    states.delete(key);
+    if (current === state) current = null;
+    if (boundTo === state.sequelize) {
+      boundTo = null;
+      boundModels = new Set();
+    }
+    closing.push(state.sequelize);
   }
-  await state.sequelize.close();
+  await Promise.all(closing.map((sequelize) => sequelize.close()));
 }
 
 /** Close every open connection (call in `after()` hooks and on shutdown). */
 export async function closeConnections(): Promise<void> {
-  await Promise.all([...states.keys()].map((url) => closeConnection(url)));
+  await Promise.all([...new Set([...states.values()].map((state) => state.url))].map((url) => closeConnection(url)));
+}
+
+/** The driver's reason for a failed connection, in one line. */
+function connectionFailure(error: unknown): string {
+  const parent = (error as { parent?: unknown; original?: unknown } | null)?.parent ?? error;
+  const candidates = [error, parent, ...((parent as { errors?: unknown[] } | null)?.errors ?? [])];
+  for (const candidate of candidates) {
+    if (candidate instanceof Error && candidate.message.trim()) return candidate.message.trim().split('\n')[0];
+  }
+  const code = (parent as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
+}
+
+async function tryConnect(sequelize: Sequelize, url: string, setting: string, useMaster: boolean): Promise<void> {
+  try {
+    await sequelize.authenticate({ logging: false, useMaster });
+  } catch (error) {
+    throw new OperationalError(`Cannot connect to the database ${maskDatabaseUrl(url)} (${setting}): ${connectionFailure(error)}`);
+  }
+}
+
+/**
+ * Open a connection to the primary and to each replica now, so a server or command fails at
+ * startup with one clear line instead of on its first query: raises `OperationalError`
+ * (`Cannot connect to the database mysql://root:***@host:3306/db (DATABASE_URL): connect
+ * ECONNREFUSED ...`, password masked). The settings are validated first (`ImproperlyConfigured`).
+ */
+export async function checkDatabaseConnection(): Promise<void> {
+  const state = getConnectionState();
+  await tryConnect(state.sequelize, state.url, 'DATABASE_URL', true);
+  const urls = (state.replicaSetting as string[] | undefined) ?? [];
+  await Promise.all(
+    state.replicas.map(async (replica, index) => {
+      const probe = new Sequelize({ ...sequelizeOptions(replica), logging: false, pool: { max: 1, min: 0, idle: 1000, acquire: 30000 } });
+      try {
+        await tryConnect(probe, urls[index], 'DATABASE_REPLICA_URLS', false);
+      } finally {
+        await probe.close();
+      }
+    }),
+  );
 }
 
 /** Accessors for the current connection, in the spirit of Django's `connection`. */

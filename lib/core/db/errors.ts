@@ -26,6 +26,14 @@ export class DatabaseError extends Error {
 }
 
 /**
+ * Raised when the database cannot be reached (Django's `django.db.utils.OperationalError`):
+ * `checkDatabaseConnection()` names the URL (password masked) and the driver's reason.
+ */
+export class OperationalError extends DatabaseError {
+  override name = 'OperationalError';
+}
+
+/**
  * Raised when the connected backend cannot run a query feature (Django's
  * `django.db.utils.NotSupportedError`), e.g. `regex` lookups on SQLite.
  */

@@ -10,6 +10,13 @@ export {
   registerModels,
   unregisterModels,
   getVendor,
+  usePrimary,
+  checkDatabaseConnection,
+  maskDatabaseUrl,
+  parseDatabasePool,
+  parseReplicaUrls,
+  DEFAULT_DATABASE_POOL,
+  type DatabasePool,
   type DatabaseConfig,
   type Vendor,
 } from './connection';
@@ -43,5 +50,5 @@ export {
   isNonAtomicRequests,
   TransactionManagementError,
 } from './transaction';
-export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError } from './errors';
+export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError, OperationalError } from './errors';
 export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions } from './migrations';

@@ -16,7 +16,7 @@ import type { Sequelize } from 'sequelize-typescript';
 import { Umzug, type UmzugStorage } from 'umzug';
 import { apps, type AppConfig } from '../apps';
 import { ImproperlyConfigured } from '../conf';
-import { getConnectionState } from './connection';
+import { getConnectionState, usePrimary } from './connection';
 import { atomic } from './transaction';
 
 /** What a migration's `up`/`down` receive. */
@@ -243,7 +243,12 @@ function withDependencies(plan: MigrationEntry[], targets: MigrationEntry[]): Se
  * `Applying auth.0001_initial... OK`. Calls each app's `postMigrate` hook afterwards.
  * Returns the keys applied/unapplied.
  */
-export async function migrate(options: MigrateOptions = {}): Promise<{ applied: string[]; unapplied: string[] }> {
+export function migrate(options: MigrateOptions = {}): Promise<{ applied: string[]; unapplied: string[] }> {
+  // With read replicas, the recorded migrations and everything post-migrate hooks read come from the primary.
+  return usePrimary(() => migrateOnPrimary(options));
+}
+
+async function migrateOnPrimary(options: MigrateOptions): Promise<{ applied: string[]; unapplied: string[] }> {
   const out = options.stdout ?? { write: () => undefined };
   const configs = apps.getAppConfigs();
   const plan = loadMigrationPlan(configs);
@@ -366,7 +371,7 @@ export async function showMigrations(options: { appLabels?: string[]; stdout: { 
   const selected = options.appLabels?.length ? options.appLabels.map((label) => apps.getAppConfig(label)) : appsWithMigrations(configs);
   const plan = loadMigrationPlan(configs);
   const { sequelize } = getConnectionState();
-  const executed = new Set(await new DjangoMigrationStorage(sequelize).executed());
+  const executed = new Set(await usePrimary(() => new DjangoMigrationStorage(sequelize).executed()));
   for (const config of [...selected].sort((a, b) => a.label.localeCompare(b.label))) {
     options.stdout.write(`${config.label}\n`);
     const entries = plan.filter((e) => e.app === config.label);
