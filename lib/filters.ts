@@ -227,7 +227,10 @@ interface SerializerFieldLike {
 
 function serializerFieldsOf(serializer: unknown): Array<[string, SerializerFieldLike]> {
   const fields = (serializer as { fields?: unknown }).fields;
-  if (fields instanceof Map) return [...fields.entries()] as Array<[string, SerializerFieldLike]>;
+  // A serializer's `fields` is a BindingDict (or a Map): iterate its entries, not its own properties.
+  if (fields && typeof (fields as { entries?: unknown }).entries === 'function') {
+    return [...(fields as { entries(): Iterable<[string, SerializerFieldLike]> }).entries()];
+  }
   if (fields && typeof fields === 'object') return Object.entries(fields as Record<string, SerializerFieldLike>);
   return [];
 }
