@@ -12,11 +12,13 @@ import { getVendor } from './core/db/connection';
 import { ImproperlyConfigured } from './core/conf';
 import { gettext } from './core/i18n';
 import { ValidationError } from './exceptions';
+import { DateTimeField } from './fields';
 import type { GenericQuerySet } from './generics';
 import type { Request } from './request';
 import type { SchemaField, SchemaParameter } from './pagination';
 import { apiSettings } from './settings';
 import { escapeHtml } from './templates/html';
+import { DateValueError, parseDate } from './utils/datetimeFormat';
 import { replaceQueryParam } from './utils/urls';
 
 /** A queryset that filter backends can narrow: `QuerySet` satisfies it. */
@@ -389,6 +391,19 @@ const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT', 'SMALLINT', 'MEDIUMINT', 'TI
 const NUMBER_TYPES = new Set(['DECIMAL', 'FLOAT', 'DOUBLE', 'REAL', 'NUMBER']);
 const TRUE_VALUES = new Set(['true', 'True', '1', 'yes']);
 const FALSE_VALUES = new Set(['false', 'False', '0', 'no']);
+/** Parses `?created=` values: ISO 8601 with the field's time zone handling, impossible dates refused. */
+const DATETIME_INPUT = new DateTimeField({ inputFormats: ['iso-8601'] });
+
+/** `YYYY-MM-DD` naming a real calendar day, or null. */
+function calendarDate(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  try {
+    return parseDate(value);
+  } catch (error) {
+    if (error instanceof DateValueError) return null;
+    throw error;
+  }
+}
 
 /**
  * Exact-match filtering on declared fields: with `filtersetFields = ['language', 'owner__username']`
@@ -424,14 +439,20 @@ export class FieldFilterBackend extends BaseFilterBackend {
       if (FALSE_VALUES.has(value)) return { value: false };
       return { error: gettext('Select a valid choice. %(value)s is not one of the available choices.').replace('%(value)s', value) };
     }
+    // Dates are checked against the calendar: `Date.parse('2021-02-29')` would give 1 March.
     if (field.type === 'DATEONLY') {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) return { error: gettext('Enter a valid date.') };
-      return { value };
+      const date = calendarDate(value);
+      return date === null ? { error: gettext('Enter a valid date.') } : { value: date };
     }
     if (field.type === 'DATE') {
-      const date = new Date(value);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) return { error: gettext('Enter a valid date/time.') };
-      return { value: date };
+      // A date alone means its midnight; naive values are in TIME_ZONE, as the form field reads them.
+      const input = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00` : value;
+      try {
+        return { value: DATETIME_INPUT.toInternalValue(input) };
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return { error: gettext('Enter a valid date/time.') };
+      }
     }
     return { value };
   }
