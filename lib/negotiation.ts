@@ -77,7 +77,7 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
 
   /** The media types of the Accept header (`* / *` when there is none). */
   getAcceptList(request: Request): string[] {
-    const header = request.META.HTTP_ACCEPT ?? '*/*';
+    const header = request.httpRequest.metaHeader('HTTP_ACCEPT') ?? '*/*';
     return header.split(',').map((token) => token.trim());
   }
 }

@@ -44,8 +44,7 @@ export class Response extends HttpResponse {
   isRendered = false;
 
   constructor(data: unknown = null, options: ResponseOptions = {}) {
-    super('', { status: options.status ?? 200 });
-    this.removeHeader('Content-Type');
+    super('', { status: options.status ?? 200, contentType: null });
     this.data = data;
     this.templateName = options.templateName ?? null;
     this.exception = options.exception ?? false;

@@ -28,9 +28,9 @@ export class BaseThrottle {
    * otherwise REMOTE_ADDR.
    */
   getIdent(request: Request): string {
-    const meta = request.httpRequest.META;
-    const xff = meta.HTTP_X_FORWARDED_FOR;
-    const remoteAddr = meta.REMOTE_ADDR ?? '';
+    const httpRequest = request.httpRequest;
+    const xff = httpRequest.metaHeader('HTTP_X_FORWARDED_FOR');
+    const remoteAddr = httpRequest.metaHeader('REMOTE_ADDR') ?? '';
     const numProxies = apiSettings.NUM_PROXIES;
     if (numProxies !== null && numProxies !== undefined) {
       if (numProxies === 0 || xff === undefined) return remoteAddr;
