@@ -157,6 +157,9 @@ export interface ServerOptions {
 
 const shuttingDown = new WeakSet<http.Server>();
 
+/** The body of the last-resort 500, when the handler or the response writing fails. */
+const SERVER_ERROR_BODY = Buffer.from('{"error": "Server Error (500)"}');
+
 function accessLogLine(req: IncomingMessage, status: number, bytes: number, started: bigint): string {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const remote = req.socket?.remoteAddress ?? '-';
@@ -184,7 +187,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
         response = await handler(request);
       } catch (error) {
         logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
-        response = new HttpResponse('{"error": "Server Error (500)"}', { status: 500, contentType: 'application/json' });
+        response = new HttpResponse(SERVER_ERROR_BODY, { status: 500, contentType: 'application/json' });
       }
       if (shuttingDown.has(server)) response.closeConnection = true;
       let bytes = 0;
@@ -193,10 +196,15 @@ export function createServer(options: ServerOptions = {}): http.Server {
       } catch (error) {
         logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
         if (!res.headersSent) {
+          // Nothing was sent yet: drop what the failed response set (its status text, its
+          // Content-Length, its cookies) so the error body is framed and described alone.
+          for (const name of res.getHeaderNames()) res.removeHeader(name);
           res.statusCode = 500;
+          res.statusMessage = 'Internal Server Error';
           res.setHeader('Content-Type', 'application/json');
+          res.setHeader('Content-Length', SERVER_ERROR_BODY.length);
           res.setHeader('Connection', 'close');
-          res.end('{"error": "Server Error (500)"}');
+          res.end(SERVER_ERROR_BODY);
         } else {
           res.destroy();
         }
