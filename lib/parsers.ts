@@ -234,7 +234,11 @@ export class MultiPartParser extends BaseParser {
       } catch (error) {
         throw new ParseError(`Multipart form parse error - ${(error as Error).message}`);
       }
-      parser.on('field', (name, value) => {
+      parser.on('field', (name: string | undefined, value) => {
+        // A part without a name (no Content-Disposition, or no name= in it) is skipped, as the
+        // host framework does; reading its name would throw inside busboy's stream and crash
+        // the process.
+        if (name === undefined) return;
         fieldCount += 1;
         if (maxFields !== null && fieldCount > maxFields) {
           fail(new TooManyFieldsSent('The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.'));
@@ -247,9 +251,9 @@ export class MultiPartParser extends BaseParser {
         }
         data.appendList(name, value);
       });
-      parser.on('file', (name, fileStream, info) => {
+      parser.on('file', (name: string | undefined, fileStream, info) => {
         const filename = info.filename;
-        if (!filename) {
+        if (!filename || name === undefined) {
           fileStream.resume();
           return;
         }
