@@ -54,15 +54,66 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The valid range of the byte after `lead` in UTF-8 (excludes overlong forms and surrogates). */
+function secondByteRange(lead: number): [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f];
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f];
+  return [0x80, 0xbf];
+}
+
+/**
+ * Why `bytes` is not UTF-8, worded as the original's codec error: the first bad sequence, its
+ * position and the reason (`invalid start byte`, `invalid continuation byte`, `unexpected end of data`).
+ */
+function utf8Error(bytes: Buffer): string {
+  const describe = (start: number, end: number, reason: string): string =>
+    start === end
+      ? `'utf-8' codec can't decode byte 0x${bytes[start].toString(16).padStart(2, '0')} in position ${start}: ${reason}`
+      : `'utf-8' codec can't decode bytes in position ${start}-${end}: ${reason}`;
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i];
+    if (lead < 0x80) {
+      i += 1;
+      continue;
+    }
+    const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length === 0) return describe(i, i, 'invalid start byte');
+    for (let k = 1; k < length; k++) {
+      if (i + k >= bytes.length) return describe(i, bytes.length - 1, 'unexpected end of data');
+      const [low, high] = k === 1 ? secondByteRange(lead) : [0x80, 0xbf];
+      if (bytes[i + k] < low || bytes[i + k] > high) return describe(i, i + k - 1, 'invalid continuation byte');
+    }
+    i += length;
+  }
+  return "'utf-8' codec can't decode the body";
+}
+
+/**
+ * A strict decoder for a Content-Type charset, accepting the original's spellings (`latin-1`,
+ * `utf_8`); null for a charset nobody knows (then ignored, as the host framework does).
+ */
+function decoderFor(encoding: string): TextDecoder | null {
+  for (const label of [encoding, encoding.replace(/_/g, '-'), encoding.replace(/[-_]/g, '')]) {
+    try {
+      return new TextDecoder(label, { fatal: true });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  return null;
+}
+
 function decode(buffer: Buffer, encoding: string | undefined): string {
+  const decoder = (encoding ? decoderFor(encoding) : null) ?? new TextDecoder('utf-8', { fatal: true });
   try {
-    return new TextDecoder(encoding || 'utf-8', { fatal: true }).decode(buffer);
-  } catch (error) {
-    if (error instanceof RangeError) return buffer.toString('utf8');
-    const name = (encoding || 'utf-8').toLowerCase();
-    const firstBad = buffer.findIndex((byte) => byte >= 0x80);
+    return decoder.decode(buffer);
+  } catch {
+    if (decoder.encoding === 'utf-8') throw new ParseError(`JSON parse error - ${utf8Error(buffer)}`);
+    const firstBad = Math.max(buffer.findIndex((byte) => byte >= 0x80), 0);
     throw new ParseError(
-      `JSON parse error - '${name}' codec can't decode byte 0x${buffer[Math.max(firstBad, 0)].toString(16).padStart(2, '0')} in position ${Math.max(firstBad, 0)}: invalid start byte`,
+      `JSON parse error - '${decoder.encoding}' codec can't decode byte 0x${buffer[firstBad].toString(16).padStart(2, '0')} in position ${firstBad}: invalid start byte`,
     );
   }
 }
