@@ -94,10 +94,10 @@ function utf8Error(bytes: Buffer): string {
  * A strict decoder for a Content-Type charset, accepting the original's spellings (`latin-1`,
  * `utf_8`); null for a charset nobody knows (then ignored, as the host framework does).
  */
-function decoderFor(encoding: string): TextDecoder | null {
+function decoderFor(encoding: string, fatal = true): TextDecoder | null {
   for (const label of [encoding, encoding.replace(/_/g, '-'), encoding.replace(/[-_]/g, '')]) {
     try {
-      return new TextDecoder(label, { fatal: true });
+      return new TextDecoder(label, { fatal });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
     }
@@ -143,7 +143,9 @@ export class FormParser extends BaseParser {
   async parse(stream: Readable, _mediaType: string, parserContext: ParserContext): Promise<QueryDict> {
     const buffer = await readAll(stream);
     const encoding = parserContext.encoding || 'utf-8';
-    const text = encoding.toLowerCase() === 'utf-8' ? buffer.toString('utf8') : new TextDecoder(encoding).decode(buffer);
+    // Undecodable bytes become U+FFFD, as in the host framework; an unknown charset is ignored.
+    const decoder = encoding.toLowerCase() === 'utf-8' ? null : decoderFor(encoding, false);
+    const text = decoder ? decoder.decode(buffer) : buffer.toString('utf8');
     return QueryDict.parse(text);
   }
 }
