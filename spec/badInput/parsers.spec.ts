@@ -85,6 +85,15 @@ test('form :: undecodable bytes and escapes become U+FFFD, other fields are kept
   });
 });
 
+test('form :: a declared charset is used, in the original\'s spellings too; an unknown one is ignored', async () => {
+  const form = (charset: string) => post('a=\xe9', `application/x-www-form-urlencoded; charset=${charset}`);
+  for (const charset of ['latin1', 'latin-1', 'iso-8859-1']) {
+    assert.equal(await form(charset), { status: 200, body: { data: { a: ['é'] }, files: {} } }, charset);
+  }
+  assert.equal(await form('bogus'), { status: 200, body: { data: { a: ['\ufffd'] }, files: {} } });
+  assert.equal(await post('a=%C3%A9', 'application/x-www-form-urlencoded; charset=bogus'), { status: 200, body: { data: { a: ['é'] }, files: {} } });
+});
+
 test('form :: too many fields is the 400 page (TooManyFieldsSent)', async () => {
   await overrideSettings({ DATA_UPLOAD_MAX_NUMBER_FIELDS: 2 }, async () => {
     const response = await post('a=1&b=2&c=3', 'application/x-www-form-urlencoded');
