@@ -35,15 +35,17 @@ function reverseOrdering(ordering: readonly string[]): string[] {
   return ordering.map((item) => (item.startsWith('-') ? item.slice(1) : `-${item}`));
 }
 
-const BASE64_ALPHABET = /[^A-Za-z0-9+/=]/g;
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
 /** Decode base64 strictly enough to refuse garbage (bad padding, non-ASCII payloads). */
 function decodeBase64Ascii(encoded: string): string {
-  const cleaned = encoded.replace(BASE64_ALPHABET, '');
-  if (cleaned.length % 4 !== 0 || /=[^=]/.test(cleaned) || /={3,}$/.test(cleaned)) {
+  // The original drops characters outside the alphabet, so `?cursor=!!!` silently gave the
+  // first page; a cursor carrying them was not made by this paginator and is refused.
+  if (NOT_BASE64.test(encoded)) throw new RangeError('not base64');
+  if (encoded.length % 4 !== 0 || /=[^=]/.test(encoded) || /={3,}$/.test(encoded)) {
     throw new RangeError('Incorrect padding');
   }
-  const bytes = Buffer.from(cleaned, 'base64');
+  const bytes = Buffer.from(encoded, 'base64');
   for (const byte of bytes) if (byte > 0x7f) throw new RangeError('not ascii');
   return bytes.toString('ascii');
 }
@@ -302,6 +304,7 @@ export class CursorPagination extends BasePagination {
     if (encoded === null) return null;
     try {
       const tokens = new URLSearchParams(decodeBase64Ascii(encoded));
+      if (encoded !== '' && !['o', 'r', 'p'].some((key) => tokens.has(key))) throw new RangeError('no cursor fields');
       const offset = positiveInt(tokens.get('o') ?? '0', false, this.offsetCutoff);
       const reverseText = tokens.get('r') ?? '0';
       if (!/^\s*[+-]?\d+\s*$/.test(reverseText)) throw new RangeError('bad reverse flag');
