@@ -31,6 +31,8 @@ import { ReadOnlyField } from '../../lib/fields';
 import { apiSettings } from '../../lib/settings';
 import { APIClient, type TestResponse } from '../../lib/test';
 import { APIView } from '../../lib/views';
+import { ModelViewSet, action } from '../../lib/viewsets';
+import { SimpleRouter } from '../../lib/routers';
 import { QueryParameterVersioning } from '../../lib/versioning';
 
 // -- fixtures ----------------------------------------------------------------------------------
@@ -137,7 +139,21 @@ class Versioned extends APIView {
   }
 }
 
+class NoteViewSet extends ModelViewSet {
+  override queryset = BrowsableNote.objects.all();
+  override serializerClass = NoteSerializer;
+
+  @action({ detail: true })
+  async preview(): Promise<Response> {
+    return new Response({ preview: true });
+  }
+}
+
+const noteRouter = new SimpleRouter();
+noteRouter.register('vs-notes', NoteViewSet, { basename: 'vs-note' });
+
 export const urlpatterns = [
+  ...noteRouter.urls,
   path('versioned/', Versioned.asView()),
   path('', Root.asView()),
   path('notes/', NoteList.asView(), { name: 'note-list' }),
@@ -258,6 +274,16 @@ test('page :: pagination controls come from the paginator', async () => {
   const html = (await new APIClient().get('/paged/', HTML)).text;
   assert.match(html, /<ul class="pagination"/);
   assert.match(html, /href="http:\/\/testserver\/paged\/\?page=2"/);
+});
+
+test('page :: the Extra Actions menu lists the view set\'s actions of the page\'s kind, and is absent without any', async () => {
+  const list = await new APIClient().get('/vs-notes/', HTML);
+  assert.is(list.status, 200);
+  assert.not.match(list.text, 'Extra Actions');
+  const detail = await new APIClient().get(`/vs-notes/${alicesNote.id}/`, HTML);
+  assert.is(detail.status, 200);
+  assert.match(detail.text, 'Extra Actions');
+  assert.match(detail.text, `<li><a href="http://testserver/vs-notes/${alicesNote.id}/preview/">Preview</a></li>`);
 });
 
 test('page :: BrowsableAPIRenderer is the api format of text/html', () => {
