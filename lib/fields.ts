@@ -14,7 +14,7 @@ import { gettext } from './core/i18n';
 import {
   callValidator, EmailValidator, formatMessage, isIPAddress, lazyFormat, MaxLengthValidator, MaxValueValidator,
   MinLengthValidator, MinValueValidator, ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator,
-  RegexValidator, URLValidator, type Validator,
+  RegexValidator, URLValidator, type LazyMessage, type Validator,
 } from './validators';
 import {
   DateValueError, durationString, formatDate, formatTime, fromZonedParts, humanizeFormats, isoformatDatetime,
@@ -762,45 +762,65 @@ export class IPAddressField extends CharField {
 
 // -- Numbers --------------------------------------------------------------------------------
 
+/** Which limit a range validator enforces; also its error code. */
+export type RangeLimit = 'max_value' | 'min_value';
+
+/** Options of the fields with `maxValue`/`minValue` limits. */
+export interface MinMaxValueFieldOptions<TLimit> extends FieldOptions {
+  maxValue?: TLimit | null;
+  minValue?: TLimit | null;
+}
+
 /** Options of the numeric fields. */
-export interface NumberFieldOptions extends FieldOptions {
-  maxValue?: number | null;
-  minValue?: number | null;
+export type NumberFieldOptions = MinMaxValueFieldOptions<number>;
+
+/**
+ * Base of the fields that accept `maxValue`/`minValue` limits (integers, floats, decimals,
+ * durations): it keeps the limits and adds one validator per declared limit, with the
+ * `max_value`/`min_value` messages. Subclass it for a custom ordered type.
+ */
+export abstract class MinMaxValueField<TLimit extends number | string = number> extends Field {
+  static override defaultErrorMessages: Record<string, string> = {
+    max_value: 'Ensure this value is less than or equal to {max_value}.',
+    min_value: 'Ensure this value is greater than or equal to {min_value}.',
+  };
+  maxValue: TLimit | null;
+  minValue: TLimit | null;
+
+  constructor(options: MinMaxValueFieldOptions<TLimit> = {}) {
+    const { maxValue, minValue, ...rest } = options;
+    super(rest);
+    this.maxValue = maxValue ?? null;
+    this.minValue = minValue ?? null;
+    for (const [kind, limit] of [['max_value', this.maxValue], ['min_value', this.minValue]] as const) {
+      if (limit === null) continue;
+      const message = lazyFormat(this.errorMessages[kind], { [kind]: this.displayLimit(limit) });
+      this.validators.push(this.limitValidator(kind, limit, message));
+    }
+  }
+
+  /** The limit as its error message shows it; override when the limit is stored in another unit. */
+  protected displayLimit(limit: TLimit): unknown {
+    return limit;
+  }
+
+  /** The validator enforcing one limit; override to compare values that are not plain numbers. */
+  protected limitValidator(kind: RangeLimit, limit: TLimit, message: LazyMessage): Validator {
+    const bound = Number(limit);
+    return kind === 'max_value' ? new MaxValueValidator(bound, message) : new MinValueValidator(bound, message);
+  }
 }
 
 const MAX_STRING_LENGTH = 1000;
 const INTEGER_RE = /^\s*[+-]?\d+(\.0*)?\s*$/;
 const INTEGER_UNDERSCORE_RE = /^\s*[+-]?\d+(_\d+)*(\.0*)?\s*$/;
 
-function addRangeValidators(field: Field & { maxValue: number | null; minValue: number | null }): void {
-  if (field.maxValue !== null) {
-    const message = lazyFormat(field.errorMessages.max_value, { max_value: field.maxValue });
-    field.validators.push(new MaxValueValidator(field.maxValue, message));
-  }
-  if (field.minValue !== null) {
-    const message = lazyFormat(field.errorMessages.min_value, { min_value: field.minValue });
-    field.validators.push(new MinValueValidator(field.minValue, message));
-  }
-}
-
 /** A whole number (`'1.0'` is accepted as 1, `'1.2'` is not). */
-export class IntegerField extends Field {
+export class IntegerField extends MinMaxValueField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid integer is required.',
-    max_value: 'Ensure this value is less than or equal to {max_value}.',
-    min_value: 'Ensure this value is greater than or equal to {min_value}.',
     max_string_length: 'String value too large.',
   };
-  maxValue: number | null;
-  minValue: number | null;
-
-  constructor(options: NumberFieldOptions = {}) {
-    const { maxValue, minValue, ...rest } = options;
-    super(rest);
-    this.maxValue = maxValue ?? null;
-    this.minValue = minValue ?? null;
-    addRangeValidators(this);
-  }
 
   override toInternalValue(data: unknown): number {
     if (typeof data === 'string' && data.length > MAX_STRING_LENGTH) this.fail('max_string_length');
@@ -825,23 +845,11 @@ export class IntegerField extends Field {
 const FLOAT_RE = /^\s*[+-]?((\d+(_\d+)*)?\.?\d*(_\d+)*([eE][+-]?\d+)?|inf(inity)?|nan)\s*$/i;
 
 /** A floating point number. */
-export class FloatField extends Field {
+export class FloatField extends MinMaxValueField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid number is required.',
-    max_value: 'Ensure this value is less than or equal to {max_value}.',
-    min_value: 'Ensure this value is greater than or equal to {min_value}.',
     max_string_length: 'String value too large.',
   };
-  maxValue: number | null;
-  minValue: number | null;
-
-  constructor(options: NumberFieldOptions = {}) {
-    const { maxValue, minValue, ...rest } = options;
-    super(rest);
-    this.maxValue = maxValue ?? null;
-    this.minValue = minValue ?? null;
-    addRangeValidators(this);
-  }
 
   override toInternalValue(data: unknown): number {
     if (typeof data === 'string' && data.length > MAX_STRING_LENGTH) this.fail('max_string_length');
@@ -863,13 +871,11 @@ export class FloatField extends Field {
 }
 
 /** Options of `DecimalField`. */
-export interface DecimalFieldOptions extends FieldOptions {
+export interface DecimalFieldOptions extends MinMaxValueFieldOptions<number | string> {
   maxDigits: number | null;
   decimalPlaces: number | null;
   /** Output strings (default: the `COERCE_DECIMAL_TO_STRING` setting) or numbers. */
   coerceToString?: boolean;
-  maxValue?: number | string | null;
-  minValue?: number | string | null;
   /** Accept and output localized numbers; only the `'.'` separator exists here, so it only forces strings. */
   localize?: boolean;
   /** Rounding of the representation: `ROUND_HALF_EVEN` (default), `ROUND_HALF_UP`, `ROUND_DOWN`, ... */
@@ -887,11 +893,9 @@ const ROUNDINGS: readonly DecimalRounding[] = ['ROUND_CEILING', 'ROUND_DOWN', 'R
  * An exact decimal number, kept as a string internally (`'12.30'`) so that no float rounding
  * error creeps in. The representation is a string unless `coerceToString` is false.
  */
-export class DecimalField extends Field {
+export class DecimalField extends MinMaxValueField<number | string> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid number is required.',
-    max_value: 'Ensure this value is less than or equal to {max_value}.',
-    min_value: 'Ensure this value is greater than or equal to {min_value}.',
     max_digits: 'Ensure that there are no more than {max_digits} digits in total.',
     max_decimal_places: 'Ensure that there are no more than {max_decimal_places} decimal places.',
     max_whole_digits: 'Ensure that there are no more than {max_whole_digits} digits before the decimal point.',
@@ -901,41 +905,34 @@ export class DecimalField extends Field {
   decimalPlaces: number | null;
   maxWholeDigits: number | null;
   coerceToString: boolean | undefined;
-  maxValue: number | string | null;
-  minValue: number | string | null;
   localize: boolean;
   rounding: DecimalRounding;
 
   constructor(options: DecimalFieldOptions) {
-    const { maxDigits, decimalPlaces, coerceToString, maxValue, minValue, localize, rounding, ...rest } = options;
+    const { maxDigits, decimalPlaces, coerceToString, localize, rounding, ...rest } = options;
     super(rest);
     this.maxDigits = maxDigits;
     this.decimalPlaces = decimalPlaces;
     this.localize = localize ?? false;
     this.coerceToString = this.localize ? true : coerceToString;
-    this.maxValue = maxValue ?? null;
-    this.minValue = minValue ?? null;
     this.maxWholeDigits = maxDigits !== null && decimalPlaces !== null ? maxDigits - decimalPlaces : null;
     if (rounding !== undefined && rounding !== null) {
       assert(ROUNDINGS.includes(rounding),
         `Invalid rounding option ${String(rounding)}. Valid values for rounding are: [${ROUNDINGS.map((r) => `'${r}'`).join(', ')}]`);
     }
     this.rounding = rounding ?? 'ROUND_HALF_EVEN';
-    const limits: Array<['max_value' | 'min_value', number | string | null, boolean]> = [
-      ['max_value', this.maxValue, true], ['min_value', this.minValue, false]];
-    for (const [key, limit, isMax] of limits) {
-      if (limit === null) continue;
-      const message = lazyFormat(this.errorMessages[key], { [key]: limit });
-      const bound = getDecimal(String(limit));
-      this.validators.push({
-        validate: (value: unknown) => {
-          const d = getDecimal(String(value));
-          if (d && bound && (isMax ? compareDecimals(d, bound) > 0 : compareDecimals(d, bound) < 0)) {
-            throw new ValidationError(String(message), key);
-          }
-        },
-      });
-    }
+  }
+
+  /** Compare as decimals: a limit may be a decimal string such as `'0.10'`. */
+  protected override limitValidator(kind: RangeLimit, limit: number | string, message: LazyMessage): Validator {
+    const bound = getDecimal(String(limit));
+    const outside = kind === 'max_value' ? (order: number) => order > 0 : (order: number) => order < 0;
+    return {
+      validate: (value: unknown) => {
+        const decimal = getDecimal(String(value));
+        if (decimal && bound && outside(compareDecimals(decimal, bound))) throw new ValidationError(String(message), kind);
+      },
+    };
   }
 
   override validateEmptyValues(data: unknown): [boolean, unknown] {
@@ -1208,26 +1205,14 @@ export class TimeField extends Field {
 }
 
 /** A length of time, kept as a whole number of microseconds; output `[DD] HH:MM:SS[.uuuuuu]`. */
-export class DurationField extends Field {
+export class DurationField extends MinMaxValueField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Duration has wrong format. Use one of these formats instead: {format}.',
-    max_value: 'Ensure this value is less than or equal to {max_value}.',
-    min_value: 'Ensure this value is greater than or equal to {min_value}.',
   };
-  maxValue: number | null;
-  minValue: number | null;
 
-  /** `maxValue`/`minValue` are in microseconds. */
-  constructor(options: NumberFieldOptions = {}) {
-    const { maxValue, minValue, ...rest } = options;
-    super(rest);
-    this.maxValue = maxValue ?? null;
-    this.minValue = minValue ?? null;
-    for (const [key, limit, isMax] of [['max_value', this.maxValue, true], ['min_value', this.minValue, false]] as const) {
-      if (limit === null) continue;
-      const message = lazyFormat(this.errorMessages[key], { [key]: durationString(limit) });
-      this.validators.push(isMax ? new MaxValueValidator(limit, message) : new MinValueValidator(limit, message));
-    }
+  /** `maxValue`/`minValue` are in microseconds; the messages show them as durations. */
+  protected override displayLimit(limit: number): string {
+    return durationString(limit);
   }
 
   override toInternalValue(value: unknown): number {
