@@ -5,7 +5,8 @@
 import { IncomingMessage, STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { parse as parseCookieHeader, serialize as serializeCookie } from 'cookie';
+import { serialize as serializeCookie } from 'cookie';
+import { cookieHeaderText, parseCookie, quoteCookieValue } from './cookie';
 import { settings } from './conf';
 import { iriToUri } from './encoding';
 import {
@@ -465,10 +466,7 @@ export class HttpRequest {
   /** The request cookies by name. */
   get cookies(): Record<string, string> {
     if (!this.cookieCache) {
-      const parsed = this.headers.cookie ? parseCookieHeader(this.headers.cookie) : {};
-      const out: Record<string, string> = {};
-      for (const [key, value] of Object.entries(parsed)) if (value !== undefined) out[key] = value;
-      this.cookieCache = out;
+      this.cookieCache = parseCookie(cookieHeaderText(this.headers.cookie));
     }
     return this.cookieCache;
   }
@@ -970,19 +968,18 @@ export class HttpResponse {
     const out: string[] = [];
     for (const [name, { value, options }] of this.cookies) {
       const sameSite = options.sameSite ? (options.sameSite.toLowerCase() as 'lax' | 'strict' | 'none') : undefined;
-      // An empty value is written `""`, as the host framework's cookie module quotes it.
-      out.push(
-        serializeCookie(name, value === '' ? '""' : value, {
-          encode: value === '' ? (text) => text : undefined,
-          maxAge: options.maxAge ?? undefined,
-          expires: options.expires ?? undefined,
-          path: options.path,
-          domain: options.domain ?? undefined,
-          secure: options.secure || undefined,
-          httpOnly: options.httpOnly || undefined,
-          sameSite,
-        }),
-      );
+      // The value is quoted as the host framework's cookie module does (an empty one is `""`,
+      // `a b` is `"a b"`), which the cookie package refuses: it writes the attributes only.
+      const attributes = serializeCookie(name, '', {
+        maxAge: options.maxAge ?? undefined,
+        expires: options.expires ?? undefined,
+        path: options.path,
+        domain: options.domain ?? undefined,
+        secure: options.secure || undefined,
+        httpOnly: options.httpOnly || undefined,
+        sameSite,
+      }).slice(name.length + 1);
+      out.push(`${name}=${quoteCookieValue(value)}${attributes}`);
     }
     return out;
   }

@@ -59,12 +59,13 @@ server('query :: repeated keys are kept and cookies are parsed', async ({ client
   const res = await client.request({
     path: '/echo/?a=1&a=2&b=&c=x%20y',
     method: 'GET',
-    headers: { cookie: 'sessionid=abc; theme=dark%20mode' },
+    headers: { cookie: 'sessionid=abc; theme=dark%20mode; theme="light \\"mode\\""; name=Andr\u00c3\u00a9' },
   });
   assert.is(res.statusCode, 200);
   const data = JSON.parse(await text(res.body));
   assert.equal(data.query, [['a', ['1', '2']], ['b', ['']], ['c', ['x y']]]);
-  assert.equal(data.cookies, { sessionid: 'abc', theme: 'dark mode' });
+  // Not percent-decoded, the last repeated name wins, quotes are undone, UTF-8 bytes read as UTF-8.
+  assert.equal(data.cookies, { sessionid: 'abc', theme: 'light "mode"', name: 'André' });
   assert.is(data.host, `127.0.0.1:${running.port}`);
 });
 
