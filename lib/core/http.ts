@@ -8,7 +8,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { serialize as serializeCookie } from 'cookie';
 import { cookieHeaderText, parseCookie, quoteCookieValue } from './cookie';
 import { settings } from './conf';
-import { iriToUri } from './encoding';
+import { iriToUri, uriToPathText } from './encoding';
 import {
   DisallowedHost,
   DisallowedRedirect,
@@ -255,17 +255,6 @@ function splitContentType(value: string): { type: string; params: Record<string,
   return { type: type.trim().toLowerCase(), params };
 }
 
-function decodePath(rawPath: string): string {
-  try {
-    return decodeURIComponent(rawPath);
-  } catch {
-    return rawPath.replace(/%([0-9a-fA-F]{2})/g, (match, hex: string) => {
-      const code = parseInt(hex, 16);
-      return code < 0x80 ? String.fromCharCode(code) : match;
-    });
-  }
-}
-
 // Header names repeat from request to request: their META keys are computed once (bounded,
 // so a client inventing names cannot grow it without limit).
 const metaKeys = new Map<string, string>();
@@ -388,7 +377,7 @@ export class HttpRequest {
       rawPath = match ? match[1] || '/' : `/${rawPath}`;
     }
     this.rawPath = rawPath;
-    this.path = decodePath(rawPath);
+    this.path = uriToPathText(rawPath);
     this.pathInfo = this.path;
     this.headers = raw.headers;
     if (options.body) this.bodyBuffer = options.body;

@@ -26,7 +26,8 @@ test('query :: broken percent escapes are kept, invalid UTF-8 becomes U+FFFD, re
 test('path :: broken escapes in the path do not throw; valid ones decode', () => {
   assert.is(HttpRequest.create({ url: '/a%zz/%41/' }).path, '/a%zz/A/');
   assert.is(HttpRequest.create({ url: '/%E2%82%AC/' }).path, '/€/');
-  assert.is(HttpRequest.create({ url: '/ok/%ff/' }).path, '/ok/%ff/', 'an undecodable escape stays as sent');
+  assert.is(HttpRequest.create({ url: '/ok/%ff/' }).path, '/ok/%FF/', 'an undecodable byte is percent-encoded again');
+  assert.is(HttpRequest.create({ url: '/%E2%82%AC/%ff/' }).path, '/€/%FF/', 'the valid escapes around it still decode');
   assert.is(HttpRequest.create({ url: 'http://evil.example/x/?q=1' }).path, '/x/');
 });
 
