@@ -3,6 +3,7 @@
  * URL pattern, so the suffix selects the renderer through the FORMAT_SUFFIX_KWARG argument.
  */
 import {
+  RoutePattern,
   URLPattern,
   URLResolver,
   include,
@@ -37,10 +38,9 @@ class FormatSuffixConverter implements PathConverter {
   }
 }
 
-// A path() route is written as a route; an rePath() pattern compiles from a regex. The
-// route pattern class keeps its literal form, the regex one its named-group flag.
+// A path() route gets a route suffix (the converter), an rePath() regex a regex suffix.
 function isRoutePattern(pattern: UrlPattern): boolean {
-  return 'literal' in pattern.pattern && 'isEndpoint' in pattern.pattern;
+  return pattern.pattern instanceof RoutePattern;
 }
 
 function stripEnd(text: string): string {
