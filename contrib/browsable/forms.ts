@@ -5,9 +5,10 @@
  * bound value and the field's errors. Every value is escaped.
  */
 import {
-  BooleanField, ChoiceField, DateField, DateTimeField, DecimalField, DictField, EmailField, Field, FileField, FloatField,
+  BooleanField, ChoiceField, DateField, DateTimeField, DictField, EmailField, Field, FileField, FloatField,
   HiddenField, IntegerField, JSONField, ListField, MultipleChoiceField, TimeField, URLField, type SelectOption,
 } from '../../lib/fields';
+import { gettext } from '../../lib/core/i18n';
 import { ManyRelatedField, RelatedField } from '../../lib/relations';
 import { BaseSerializer, ListSerializer, Serializer } from '../../lib/serializers';
 import { apiSettings } from '../../lib/settings';
@@ -39,11 +40,23 @@ function inputType(field: Field): string {
   if (typeof styled === 'string') return styled;
   if (field instanceof EmailField) return 'email';
   if (field instanceof URLField) return 'url';
-  if (field instanceof IntegerField || field instanceof FloatField || field instanceof DecimalField) return 'number';
+  // DecimalField has no entry in the original's default style: it is a text input.
+  if (field instanceof IntegerField || field instanceof FloatField) return 'number';
   if (field instanceof DateTimeField) return 'datetime-local';
   if (field instanceof DateField) return 'date';
   if (field instanceof TimeField) return 'time';
   return 'text';
+}
+
+/** `value` with the keys of its plain objects sorted, as the original dumps JSON for forms. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
 }
 
 interface Control {
@@ -83,7 +96,11 @@ async function renderWidget(control: Control): Promise<string> {
   if (field instanceof ManyRelatedField || field instanceof MultipleChoiceField) {
     const values = Array.isArray(value) ? value : value instanceof Set ? [...value] : [];
     const selected = new Set(values.map(textValue));
-    return `<select multiple class="form-control" ${attrs}>${renderOptions(await selectOptions(field), selected)}</select>`;
+    const options = await selectOptions(field);
+    if (options.length === 0) {
+      return `<select multiple disabled class="form-control" ${attrs}><option>${escapeHtml(gettext('No items to select.'))}</option></select>`;
+    }
+    return `<select multiple class="form-control" ${attrs}>${renderOptions(options, selected)}</select>`;
   }
   if (field instanceof RelatedField || field instanceof ChoiceField) {
     const current = textValue(value);
@@ -97,7 +114,7 @@ async function renderWidget(control: Control): Promise<string> {
   if (field instanceof JSONField || field.style.base_template === 'textarea.html') {
     const rows = typeof field.style.rows === 'number' ? field.style.rows : 6;
     const text = field instanceof JSONField && value !== null && value !== undefined && typeof value !== 'string'
-      ? dumps(value, { indent: 4 })
+      ? dumps(sortKeys(value), { indent: 4 })
       : textValue(value);
     return `<textarea class="form-control" rows="${rows}" ${attrs}>${escapeHtml(text)}</textarea>`;
   }
