@@ -101,7 +101,12 @@ export class Prompter {
           if (ch === '\u007f' || ch === '\b') answer = answer.slice(0, -1);
           else answer += ch;
         }
-        if (this.ended) return answer;
+        // The input ended: what was typed is the answer; nothing typed cancels (asking again
+        // would get an empty answer forever).
+        if (this.ended) {
+          if (answer === '') throw new CommandError('Operation cancelled.');
+          return answer;
+        }
         await new Promise<void>((resolve) => this.waiters.push(resolve));
       }
     } finally {
