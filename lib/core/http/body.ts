@@ -1,0 +1,101 @@
+/**
+ * Reading a request body within the upload limits: `DATA_UPLOAD_MAX_MEMORY_SIZE` for bodies
+ * held in memory, `FILE_UPLOAD_MAX_SIZE` for streams whose files go to disk. Past a limit the
+ * read fails with `RequestDataTooBig` (a 413).
+ */
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { settings } from '../conf';
+import { RequestDataTooBig } from '../exceptions';
+
+/** The 413 text of a body past `DATA_UPLOAD_MAX_MEMORY_SIZE`. */
+export const BODY_TOO_BIG = 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.';
+
+const FILE_BODY_TOO_BIG = 'Request body exceeded settings.FILE_UPLOAD_MAX_SIZE.';
+
+/** A byte limit and the message of the error raised past it. */
+export interface BodyLimit {
+  limit: number | null;
+  message: string;
+}
+
+/** The bound of a body held in memory (`DATA_UPLOAD_MAX_MEMORY_SIZE`, read per request). */
+export function memoryLimit(): BodyLimit {
+  const limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE;
+  return { limit: typeof limit === 'number' ? limit : null, message: BODY_TOO_BIG };
+}
+
+/** The bound of a streamed body: `FILE_UPLOAD_MAX_SIZE` for file uploads, else the data limit. */
+export function streamLimit(files: boolean): BodyLimit {
+  if (!files) return memoryLimit();
+  const limit = settings.FILE_UPLOAD_MAX_SIZE;
+  return { limit: typeof limit === 'number' ? limit : null, message: FILE_BODY_TOO_BIG };
+}
+
+/**
+ * Read the whole body of `raw` into one buffer, failing with `RequestDataTooBig` as soon as
+ * more than `limit` bytes arrived (the rest is discarded; the response closes the connection).
+ * `expectBody` false with a complete message answers an empty buffer at once.
+ */
+export function readBody(raw: IncomingMessage, expectBody: boolean, { limit, message }: BodyLimit): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    if (raw.readableEnded || (!expectBody && raw.complete)) {
+      resolve(Buffer.alloc(0));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onError);
+      raw.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (limit !== null && size > limit) {
+        cleanup();
+        // Keep discarding what the client still sends; the response closes the connection.
+        raw.resume();
+        reject(new RequestDataTooBig(message));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const onAborted = (): void => {
+      cleanup();
+      reject(new Error('The client closed the connection before sending the whole request body.'));
+    };
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('error', onError);
+    raw.on('aborted', onAborted);
+  });
+}
+
+/** `raw` piped through a counter that errors with `RequestDataTooBig` past `limit` bytes. */
+export function limitedStream(raw: IncomingMessage, { limit, message }: BodyLimit): Readable {
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+      size += chunk.length;
+      if (limit !== null && size > limit) {
+        raw.unpipe(counter);
+        raw.resume();
+        callback(new RequestDataTooBig(message));
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  raw.on('error', (error) => counter.destroy(error));
+  return raw.pipe(counter);
+}

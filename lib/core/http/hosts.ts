@@ -1,0 +1,30 @@
+/**
+ * Host names: splitting `Host` into domain and port, and matching it against ALLOWED_HOSTS.
+ */
+
+/** The host's parts as `[domain, port]`; `['', '']` when the host is malformed. */
+export function splitDomainPort(host: string): [string, string] {
+  const lowered = host.toLowerCase();
+  if (!/^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$/.test(lowered)) return ['', ''];
+  if (lowered.endsWith(']')) return [lowered, ''];
+  const colon = lowered.lastIndexOf(':');
+  let domain = colon >= 0 ? lowered.slice(0, colon) : lowered;
+  const port = colon >= 0 ? lowered.slice(colon + 1) : '';
+  if (domain.endsWith('.')) domain = domain.slice(0, -1);
+  return [domain, port];
+}
+
+/** True when `host` matches a pattern of ALLOWED_HOSTS (`*`, `.example.com`, `example.com`). */
+export function validateHost(host: string, allowedHosts: readonly string[]): boolean {
+  return allowedHosts.some((raw) => {
+    if (raw === '*') return true;
+    const pattern = raw.toLowerCase();
+    if (pattern.startsWith('.')) return host.endsWith(pattern) || host === pattern.slice(1);
+    return host === pattern;
+  });
+}
+
+/** A host as the original's error messages quote it (Python's repr of a string). */
+export function pyRepr(value: string): string {
+  return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
+}
