@@ -12,7 +12,7 @@
  * - `CACHE_URL`: `redis://host:port/db` to share throttle counts (and cached sessions) between
  *   processes; default: process memory.
  */
-import type { ProjectSettings } from '../lib/core/conf';
+import type { ProjectSettings } from '../lib';
 
 const DEBUG = process.env.DEBUG !== '0';
 

@@ -3,12 +3,10 @@
  * browsable API under `/api-auth/` (and its static files), the token endpoint, the admin
  * under `/admin/`, the features app, and the tutorial at the root.
  */
-import { exceptions } from '../lib';
-import { include, path } from '../lib/core/urls';
+import { exceptions, include, path } from '../lib';
 import { adminSite } from '../contrib/admin';
-import { obtainAuthToken } from '../contrib/authtoken/views';
-import { staticfilesUrlpatterns } from '../contrib/browsable/staticfiles';
-import * as authUrls from '../contrib/browsable/urls';
+import { obtainAuthToken } from '../contrib/authtoken';
+import { staticfilesUrlpatterns, urls as apiAuthUrls } from '../contrib/browsable';
 import * as featuresUrls from './features/urls';
 import { router as quickstartRouter } from './quickstart/urls';
 import { router as tutorialRouter } from './snippets/urls';
@@ -17,7 +15,7 @@ export const urlpatterns = [
   // the browsable API's CSS and JavaScript, under STATIC_URL
   ...staticfilesUrlpatterns(),
   path('quickstart/', include({ urlpatterns: quickstartRouter.urls, appName: 'quickstart' }, { namespace: 'quickstart' })),
-  path('api-auth/', include(authUrls, { namespace: 'api_framework' })),
+  path('api-auth/', include(apiAuthUrls, { namespace: 'api_framework' })),
   path('api-token-auth/', obtainAuthToken),
   // the staff-only admin: users, groups and tokens
   path('admin/', adminSite.urls),

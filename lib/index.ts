@@ -39,3 +39,10 @@ export { Request } from './request';
 export { Response } from './response';
 export { APIView } from './views';
 export { apiView } from './decorators';
+
+// The host layer a project uses directly (the original's django.urls, django.http,
+// django.apps and django.conf): URL confs, form data, app configs and the settings module.
+export { include, path, rePath, type UrlPattern } from './core/urls';
+export { QueryDict } from './core/http';
+export type { AppConfig } from './core/apps';
+export type { ProjectSettings } from './core/conf';

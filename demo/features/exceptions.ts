@@ -2,8 +2,7 @@
  * A custom API exception and a custom exception handler, as the framework's documentation
  * shows them.
  */
-import { exceptions, views, Response } from '../../lib';
-import type { HttpResponse } from '../../lib/core/http';
+import { exceptions, views, type Response } from '../../lib';
 
 /** Raised when a backing service is down: 503 with its own detail and code. */
 export class ServiceUnavailable extends exceptions.APIException {
@@ -18,14 +17,14 @@ export class ServiceUnavailable extends exceptions.APIException {
 export async function statusCodeExceptionHandler(
   exc: unknown,
   context: views.ExceptionHandlerContext,
-): Promise<HttpResponse | null> {
+): Promise<Response | null> {
   // Call the framework's default exception handler first,
   // to get the standard error response.
   const response = await views.exceptionHandler(exc, context);
 
   // Now add the HTTP status code to the response.
-  if (response instanceof Response && response.data !== null && typeof response.data === 'object') {
-    (response.data as Record<string, unknown>).status_code = response.status;
+  if (response !== null && typeof response.data === 'object' && response.data !== null) {
+    Object.assign(response.data, { status_code: response.statusCode });
   }
   return response;
 }

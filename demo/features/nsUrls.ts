@@ -2,7 +2,7 @@
  * Included twice by the features URL conf, under the instance namespaces `v1` and `v2`
  * (NamespaceVersioning reads `request.version` from the namespace).
  */
-import { path } from '../../lib/core/urls';
+import { path } from '../../lib';
 import { ItemsView } from './views';
 
 export const appName = 'items';

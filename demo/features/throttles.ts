@@ -5,10 +5,10 @@ import { throttling } from '../../lib';
 
 /** Anonymous requests: `features_anon` (3/min in the demo settings). */
 export class FeaturesAnonThrottle extends throttling.AnonRateThrottle {
-  override scope: string | null = 'features_anon';
+  override scope = 'features_anon';
 }
 
 /** Per user (or per IP when anonymous): `features_user` (5/min). */
 export class FeaturesUserThrottle extends throttling.UserRateThrottle {
-  override scope: string | null = 'features_user';
+  override scope = 'features_user';
 }

@@ -5,22 +5,22 @@ import { versioning } from '../../lib';
 
 /** `/features/<version>/bookings/` with `v1` or `v2`. */
 export class BookingsVersioning extends versioning.URLPathVersioning {
-  override allowedVersions: readonly string[] | null = ['v1', 'v2'];
+  override allowedVersions = ['v1', 'v2'];
 }
 
 /** `Accept: application/json; version=2.0`; `1.0` when absent. */
 export class AcceptVersioning extends versioning.AcceptHeaderVersioning {
-  override defaultVersion: string | null = '1.0';
-  override allowedVersions: readonly string[] | null = ['1.0', '2.0'];
+  override defaultVersion = '1.0';
+  override allowedVersions = ['1.0', '2.0'];
 }
 
 /** `?version=2`; `1` when absent. */
 export class QueryVersioning extends versioning.QueryParameterVersioning {
-  override defaultVersion: string | null = '1';
-  override allowedVersions: readonly string[] | null = ['1', '2'];
+  override defaultVersion = '1';
+  override allowedVersions = ['1', '2'];
 }
 
 /** `Host: v1.example.com` or `v2.example.com`. */
 export class HostVersioning extends versioning.HostNameVersioning {
-  override allowedVersions: readonly string[] | null = ['v1', 'v2'];
+  override allowedVersions = ['v1', 'v2'];
 }

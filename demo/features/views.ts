@@ -4,10 +4,9 @@
  * rendering, errors, permission composition).
  */
 import {
-  apiView, exceptions, filters, generics, parsers, permissions, reverse, throttling, versioning, APIView, Response,
-  type Request,
+  apiView, exceptions, filters, generics, parsers, permissions, reverse, throttling, versioning, views, APIView,
+  QueryDict, Response, type Request,
 } from '../../lib';
-import { QueryDict, type HttpResponse } from '../../lib/core/http';
 import { Snippet } from '../snippets/models';
 import { SnippetSerializer } from '../snippets/serializers';
 import { ServiceUnavailable, statusCodeExceptionHandler } from './exceptions';
@@ -25,7 +24,7 @@ export const echo = apiView(['GET', 'POST', 'PUT'], {
   parserClasses: [parsers.JSONParser, parsers.FormParser, parsers.MultiPartParser],
   permissionClasses: [permissions.AllowAny],
   description: 'Echo the parsed request: method, media type, data, files and query.',
-})(async function echo(request: Request): Promise<HttpResponse> {
+})(async function echo(request: Request): Promise<Response> {
   let data = request.data;
   if (data instanceof QueryDict) {
     // form and multipart bodies: field -> last value (files are listed separately)
@@ -50,7 +49,7 @@ export class FileUploadView extends APIView {
   override parserClasses = [parsers.FileUploadParser];
 
   /** `PUT /features/upload/<filename>/` with the file as the body. */
-  async put(request: Request): Promise<HttpResponse> {
+  async put(request: Request): Promise<Response> {
     const file = request.files.get('file');
     if (file === undefined) throw new exceptions.ParseError('No file was submitted.');
     return new Response({ filename: file.name, size: file.size });
@@ -60,7 +59,7 @@ export class FileUploadView extends APIView {
 // ---- versioning ---------------------------------------------------------------------------
 
 /** Answers the request's version and this view's own URL under that version. */
-function versionResponse(request: Request, viewName: string): HttpResponse {
+function versionResponse(request: Request, viewName: string): Response {
   return new Response({ version: request.version, self: reverse.reverse(viewName, { request }) });
 }
 
@@ -69,7 +68,7 @@ export class BookingsView extends APIView {
   override versioningClass = BookingsVersioning;
 
   /** The version from the URL. */
-  get(request: Request): HttpResponse {
+  get(request: Request): Response {
     return versionResponse(request, 'bookings');
   }
 }
@@ -79,7 +78,7 @@ export class AcceptVersionView extends APIView {
   override versioningClass = AcceptVersioning;
 
   /** The version from the Accept header. */
-  get(request: Request): HttpResponse {
+  get(request: Request): Response {
     return versionResponse(request, 'accept-version');
   }
 }
@@ -89,7 +88,7 @@ export class QueryVersionView extends APIView {
   override versioningClass = QueryVersioning;
 
   /** The version from the query string. */
-  get(request: Request): HttpResponse {
+  get(request: Request): Response {
     return versionResponse(request, 'query-version');
   }
 }
@@ -99,7 +98,7 @@ export class HostVersionView extends APIView {
   override versioningClass = HostVersioning;
 
   /** The version from the host name. */
-  get(request: Request): HttpResponse {
+  get(request: Request): Response {
     return versionResponse(request, 'host-version');
   }
 }
@@ -109,7 +108,7 @@ export class ItemsView extends APIView {
   override versioningClass = versioning.NamespaceVersioning;
 
   /** The version from the URL namespace. */
-  get(request: Request): HttpResponse {
+  get(request: Request): Response {
     return versionResponse(request, 'items');
   }
 }
@@ -121,7 +120,7 @@ export class AnonThrottleView extends APIView {
   override throttleClasses = [FeaturesAnonThrottle];
 
   /** `{"ok": true}` until throttled. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 }
@@ -131,7 +130,7 @@ export class UserThrottleView extends APIView {
   override throttleClasses = [FeaturesUserThrottle];
 
   /** `{"ok": true}` until throttled. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 }
@@ -142,7 +141,7 @@ export class ScopedThrottleView extends APIView {
   throttleScope = 'features_burst';
 
   /** `{"ok": true}` until throttled. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 }
@@ -190,7 +189,7 @@ export class ValidateView extends generics.GenericAPIView {
   override serializerClass = FeatureSerializer;
 
   /** 200 with the serializer's data, or the standard 400 body. */
-  async post(request: Request): Promise<HttpResponse> {
+  async post(request: Request): Promise<Response> {
     const serializer = this.getSerializer({ data: request.data });
     await serializer.isValid({ raiseException: true });
     return new Response(await serializer.getData());
@@ -200,7 +199,7 @@ export class ValidateView extends generics.GenericAPIView {
 /** Unicode, numbers, null and nested objects, rendered as compact raw-unicode JSON. */
 export class RenderView extends APIView {
   /** A fixed document. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ unicode: 'é ✓ 漢字', list: [1, 2.5, null, true], nested: { a: 'b' } });
   }
 }
@@ -208,19 +207,19 @@ export class RenderView extends APIView {
 /** Raises the custom `ServiceUnavailable` exception (503). */
 export class UnavailableView extends APIView {
   /** Always fails. */
-  get(): HttpResponse {
+  get(): Response {
     throw new ServiceUnavailable();
   }
 }
 
 /** Uses an exception handler that adds `status_code` to error bodies. */
 export class HandlerView extends APIView {
-  override getExceptionHandler(): typeof statusCodeExceptionHandler {
+  override getExceptionHandler(): views.ExceptionHandler {
     return statusCodeExceptionHandler;
   }
 
   /** Always refuses. */
-  get(): HttpResponse {
+  get(): Response {
     throw new exceptions.PermissionDenied();
   }
 }
@@ -228,7 +227,7 @@ export class HandlerView extends APIView {
 /** Raises an unexpected error: the project's JSON 500 view answers. */
 export class CrashView extends APIView {
   /** Always crashes. */
-  get(): HttpResponse {
+  get(): Response {
     throw new Error('the features app crashed on purpose');
   }
 }
@@ -240,7 +239,7 @@ export class AdminOnlyView extends APIView {
   override permissionClasses = [permissions.IsAdminUser];
 
   /** `{"ok": true}` for staff. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 }
@@ -250,7 +249,7 @@ export class AnonOnlyView extends APIView {
   override permissionClasses = [permissions.IsAuthenticated.not()];
 
   /** `{"ok": true}` for anonymous clients. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 }
@@ -260,12 +259,12 @@ export class EitherView extends APIView {
   override permissionClasses = [permissions.IsAdminUser.or(permissions.IsAuthenticatedOrReadOnly)];
 
   /** Anyone may read. */
-  get(): HttpResponse {
+  get(): Response {
     return new Response({ ok: true });
   }
 
   /** Authenticated users may write. */
-  post(): HttpResponse {
+  post(): Response {
     return new Response({ ok: true });
   }
 }

@@ -2,7 +2,7 @@
  * The quickstart app (`demo.quickstart`): users and groups over hyperlinked serializers. It
  * uses `contrib.auth`'s models and has none of its own.
  */
-import type { AppConfig } from '../../lib/core/apps';
+import type { AppConfig } from '../../lib';
 
 const quickstart: AppConfig = {
   label: 'quickstart',

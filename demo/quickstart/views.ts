@@ -7,7 +7,7 @@ import { GroupSerializer, UserSerializer } from './serializers';
 
 /** Ten items per page, `?page=`. */
 export class QuickstartPagination extends pagination.PageNumberPagination {
-  override pageSize: number | null = 10;
+  override pageSize = 10;
 }
 
 /**

@@ -2,8 +2,7 @@
  * The tutorial's viewsets: snippets (read and write, owners edit their own) and users
  * (read-only).
  */
-import { permissions, renderers, viewsets, Response, type Request } from '../../lib';
-import type { HttpResponse } from '../../lib/core/http';
+import { permissions, renderers, serializers, viewsets, Response, type Request } from '../../lib';
 import { User } from '../../contrib/auth';
 import { Snippet } from './models';
 import { IsOwnerOrReadOnly } from './permissions';
@@ -29,13 +28,13 @@ export class SnippetViewSet extends viewsets.ModelViewSet {
 
   /** The snippet's highlighted HTML document, as it was stored on save. */
   @viewsets.action({ detail: true, rendererClasses: [renderers.StaticHTMLRenderer] })
-  async highlight(_request: Request): Promise<HttpResponse> {
+  async highlight(_request: Request): Promise<Response> {
     const snippet = (await this.getObject()) as Snippet;
     return new Response(snippet.highlighted);
   }
 
   /** New snippets belong to the user who creates them. */
-  override async performCreate(serializer: { save(extra?: Record<string, unknown>): Promise<unknown> }): Promise<void> {
+  override async performCreate(serializer: serializers.BaseSerializer): Promise<void> {
     await serializer.save({ owner: this.request.user });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The snippet table, as the original tutorial's `snippets.0001_initial` leaves it.
  */
-import type { MigrationContext } from '../../../lib/core/db/migrations';
+import type { MigrationContext } from '../../../lib/core/db';
 
 export const dependencies = [['auth', '0001_initial']] as const;
 export const creates = ['snippets_snippet'];

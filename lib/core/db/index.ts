@@ -51,4 +51,4 @@ export {
   TransactionManagementError,
 } from './transaction';
 export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError, OperationalError } from './errors';
-export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions } from './migrations';
+export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions, type MigrationContext } from './migrations';
