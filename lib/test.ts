@@ -8,6 +8,7 @@ import { authenticate as authenticateCredentials, login as authLogin, logout as 
 import { dontEnforceCsrfChecks } from '../contrib/sessions/csrf';
 import { getSessionStore } from '../contrib/sessions/middleware';
 import { settings } from './core/conf';
+import { quoteCookieValue } from './core/cookie';
 import { withRollback } from './core/db/testing';
 import { handleRequest } from './core/handler';
 import { HttpRequest, HttpResponse, StreamingHttpResponse, type AuthUser } from './core/http';
@@ -299,6 +300,18 @@ export class TestResponse {
 }
 
 /**
+ * The `Cookie:` header the client sends: each cookie as `name=value` with the value quoted as
+ * a `Set-Cookie` header writes it (`a b;c` is `"a b\073c"`), sorted, as the host framework's
+ * test client sends its cookie jar, so any value reads back unchanged.
+ */
+function cookieHeader(cookies: ReadonlyMap<string, string>): string {
+  return [...cookies]
+    .map(([name, value]) => `${name}=${quoteCookieValue(value)}`)
+    .sort()
+    .join('; ');
+}
+
+/**
  * Sends requests through the project's whole stack (settings MIDDLEWARE, ROOT_URLCONF, the
  * views) in process, without sockets. Cookies persist between requests; `credentials()`
  * adds headers to every request; `login()`/`forceLogin()` create a session;
@@ -381,7 +394,7 @@ export class APIClient {
   private withCredentials(options: TestRequestOptions): TestRequestOptions {
     const headers: Record<string, string> = { ...this.credentialHeaders, ...(options.headers ?? {}) };
     if (this.cookies.size && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
-      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      headers.cookie = cookieHeader(this.cookies);
     }
     return { ...options, headers };
   }
