@@ -2,6 +2,7 @@
  * Breadcrumbs for the browsable API: every prefix of the request path that resolves to an
  * API view, named by that view (`Api Root / Snippet List / Snippet Instance`).
  */
+import { escapeUriPath } from '../../lib/core/encoding';
 import type { HttpRequest } from '../../lib/core/http';
 import { resolve, type ViewFunction } from '../../lib/core/urls';
 import { APIView } from '../../lib/views';
@@ -27,7 +28,8 @@ function preserveFormat(url: string, request: HttpRequest | null): string {
 }
 
 /**
- * Given a URL path, return the list of `{name, url}` crumbs for it, root first. Prefixes that
+ * Given a (decoded) URL path, return the list of `{name, url}` crumbs for it, root first; the
+ * URLs are percent-encoded again (`escapeUriPath()`). Prefixes that
  * do not resolve, or resolve to something other than an API view, are skipped; the same view
  * twice in a row (an optional trailing slash) is listed once.
  */
@@ -46,7 +48,7 @@ export function getBreadcrumbs(urlPath: string, request: HttpRequest | null = nu
       if (view && (seen.length === 0 || seen[seen.length - 1] !== view)) {
         const name = viewNameOf(view);
         if (name !== null) {
-          crumbs.unshift({ name, url: preserveFormat(url, request) });
+          crumbs.unshift({ name, url: preserveFormat(escapeUriPath(url), request) });
           seen.push(view);
         }
       }

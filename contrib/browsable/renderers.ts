@@ -7,6 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Http404, PermissionDenied as HostPermissionDenied } from '../../lib/core/exceptions';
+import { escapeUriPath } from '../../lib/core/encoding';
 import { APIException } from '../../lib/exceptions';
 import { JSONParser, type BaseParser } from '../../lib/parsers';
 import { BaseRenderer, JSONRenderer, TemplateHTMLRenderer, type RendererContext } from '../../lib/renderers';
@@ -247,12 +248,13 @@ export class BrowsableAPIRenderer extends BaseRenderer {
   getAvailableFormats(view: View, request: Request): Array<{ name: string; url: string }> {
     const httpRequest = request.httpRequest;
     const param = String(view.settings.URL_FORMAT_OVERRIDE ?? 'format');
+    const path = escapeUriPath(httpRequest.path);
     return view.getRendererClasses().map((cls) => {
       const name = new cls().format;
       const query = new URLSearchParams();
       for (const [key, value] of httpRequest.query.lists()) if (key !== param) for (const item of value) query.append(key, item);
       query.set(param, name);
-      return { name, url: `${httpRequest.path}?${query.toString()}` };
+      return { name, url: `${path}?${query.toString()}` };
     });
   }
 
@@ -306,7 +308,6 @@ export class BrowsableAPIRenderer extends BaseRenderer {
       response_status: status,
       response_status_text: STATUS_CODES[status] ?? '',
       request_method: request.method,
-      request_full_path: httpRequest.getFullPath(),
       description: this.getDescription(view, status),
       name: this.getName(view),
       paginator_html: paginator && paginator.displayPageControls ? paginator.toHtml() : null,

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import nunjucks from 'nunjucks';
 import { onSettingChanged, PROJECT_ROOT, settings } from '../../lib/core/conf';
+import { escapeUriPath } from '../../lib/core/encoding';
 import type { HttpRequest } from '../../lib/core/http';
 import { NoReverseMatch, reverse } from '../../lib/core/urls';
 import { templateDirs } from '../../lib/renderers';
@@ -76,7 +77,8 @@ interface TemplateUser {
 /**
  * The context shared by every page: `csrf_token` (and the cookie is set on the response),
  * `csrf_header_name`, `user_is_authenticated`, `user_name`, `login_url` / `logout_url`
- * (`api_framework:login` / `:logout` when the project includes them), `next_path` and
+ * (`api_framework:login` / `:logout` when the project includes them), `next_path` /
+ * `request_full_path` (the encoded full path), `request_path` (the encoded path) and
  * `static_url`.
  */
 export function baseContext(httpRequest: HttpRequest, user?: unknown): Record<string, unknown> {
@@ -86,6 +88,9 @@ export function baseContext(httpRequest: HttpRequest, user?: unknown): Record<st
   if (authenticated && current) {
     userName = typeof current.getUsername === 'function' ? current.getUsername() : String(current.username ?? '');
   }
+  // The page's own URL, percent-encoded as the original's `request.get_full_path`: the decoded
+  // path may hold spaces or control characters that must not land in the page as they are.
+  const fullPath = httpRequest.getFullPath();
   return {
     csrf_token: getToken(httpRequest),
     csrf_header_name: csrfHeaderName(),
@@ -93,8 +98,9 @@ export function baseContext(httpRequest: HttpRequest, user?: unknown): Record<st
     user_name: userName,
     login_url: optionalReverse('api_framework:login'),
     logout_url: optionalReverse('api_framework:logout'),
-    next_path: httpRequest.getFullPath(),
-    request_path: httpRequest.path,
+    next_path: fullPath,
+    request_path: escapeUriPath(httpRequest.path),
+    request_full_path: fullPath,
     static_url: staticUrl(),
     language_code: httpRequest.languageCode || 'en',
   };

@@ -33,6 +33,23 @@ export function iriToUri(iri: string | null | undefined): string | null | undefi
   return String(iri).replace(NOT_ALLOWED_IN_URI, percentEncode);
 }
 
+// The characters a path keeps when it is escaped for a URL: letters, digits, `_.-~` and the
+// host framework's safe set `/:@&+$,-_.!~*'()`. `%` is not among them, so an existing escape is
+// escaped again (the path being escaped is already decoded text).
+const PATH_SAFE = /^[A-Za-z0-9_.\-~/:@&+$,!*'()]*$/;
+const NOT_PATH_SAFE = /[^A-Za-z0-9_.\-~/:@&+$,!*'()]+/g;
+
+/**
+ * Escape the unsafe characters of a decoded URL path, as the host framework's
+ * `escape_uri_path()` does: everything but letters, digits and `/:@&+$,-_.!~*'()` is
+ * percent-encoded as UTF-8 (`%` and `?`, `#`, `;`, `=` included), so `/a b/%00` becomes
+ * `/a%20b/%2500` and `/café/` becomes `/caf%C3%A9/`. Control characters never survive.
+ */
+export function escapeUriPath(path: string): string {
+  if (PATH_SAFE.test(path)) return path;
+  return path.replace(NOT_PATH_SAFE, percentEncode);
+}
+
 /** The valid range of the byte after `lead` in UTF-8 (excludes overlong forms and surrogates). */
 function secondByteRange(lead: number): [number, number] {
   if (lead === 0xe0) return [0xa0, 0xbf];

@@ -270,6 +270,37 @@ test('page :: errors still render the page with the error body', async () => {
   assert.match(response.text, /&quot;detail&quot;: &quot;Not found.&quot;/);
 });
 
+test('page :: the page links and forms use the percent-encoded full path, never the decoded one', async () => {
+  // A NUL byte, a space and non-ASCII text in the path reach the view (a 404) decoded; every
+  // place the page names its own URL holds the encoded path instead.
+  for (const [sent, encoded] of [
+    ['/vs-notes/%00x/', '/vs-notes/%00x/'],
+    ['/vs-notes/a%20b%0d%0a/', '/vs-notes/a%20b%0D%0A/'],
+    ['/vs-notes/caf%C3%A9/?q=%00&r=s\u00f8', '/vs-notes/caf%C3%A9/?q=%00&r=s%C3%B8'],
+  ]) {
+    const response = await new APIClient().get(sent, HTML);
+    assert.is(response.status, 404, sent);
+    const html = response.text;
+    assert.match(html, /HTTP 404 Not Found/);
+    // eslint-disable-next-line no-control-regex
+    assert.not.match(html, /[\u0000\r]|a b|café/, 'no decoded path text in the page');
+    const escaped = encoded.replace(/&/g, '&amp;');
+    assert.ok(html.includes(`<b>GET</b> ${escaped}</pre>`), `request line of ${sent}`);
+    assert.ok(html.includes(`href="${escaped}" rel="nofollow"`), `GET button of ${sent}`);
+    assert.ok(html.includes(`data-url="${escaped}"`), `OPTIONS button of ${sent}`);
+    assert.ok(html.includes(`<li class="active"><a href="${encoded.split('?')[0]}">Note Instance</a></li>`), `breadcrumb of ${sent}`);
+    assert.ok(html.includes(`next=${encodeURIComponent(encoded)}"`), `login link of ${sent}`);
+    assert.ok(html.includes(`href="${encoded.split('?')[0]}?`), `format links of ${sent}`);
+  }
+  // The forms post to the same full path, query string included.
+  const detail = (await (await loggedIn(alice)).get(`/notes/${alicesNote.id}/?q=a b`, HTML)).text;
+  assert.ok(detail.includes(`<form action="/notes/${alicesNote.id}/?q=a%20b" data-method="PUT"`), 'PUT form');
+  assert.ok(detail.includes(`data-url="/notes/${alicesNote.id}/?q=a%20b" data-confirm="delete-dialog"`), 'DELETE button');
+  const list = (await (await loggedIn(alice)).get('/notes/?q=%3Cb%3E', HTML)).text;
+  assert.ok(list.includes('<form action="/notes/?q=%3Cb%3E" method="POST"'), 'POST form');
+  assert.ok(list.includes('<form action="/notes/?q=%3Cb%3E" data-raw data-method="POST"'), 'raw-data form');
+});
+
 test('page :: pagination controls come from the paginator', async () => {
   const html = (await new APIClient().get('/paged/', HTML)).text;
   assert.match(html, /<ul class="pagination"/);

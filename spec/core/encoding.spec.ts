@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { iriToUri, repercentBrokenUnicode, uriToPathText } from '../../lib/core/encoding';
+import { escapeUriPath, iriToUri, repercentBrokenUnicode, uriToPathText } from '../../lib/core/encoding';
 import { HttpRequest } from '../../lib/core/http';
 
 const test = suite('core/encoding');
@@ -65,6 +65,32 @@ test('uriToPathText :: HttpRequest.path and pathInfo use it, rawPath stays as se
   assert.is(request.path, '/€/%FF/');
   assert.is(request.pathInfo, '/€/%FF/');
   assert.is(request.rawPath, '/€/%ff/');
+});
+
+test('escapeUriPath :: only letters, digits and /:@&+$,-_.!~*\'() are kept', () => {
+  const cases: Array<[string, string]> = [
+    ['/;some/=awful/?path/:with/@lots/&of/+awful/chars', '/%3Bsome/%3Dawful/%3Fpath/:with/@lots/&of/+awful/chars'],
+    ['/foo#bar', '/foo%23bar'],
+    ['/foo?bar', '/foo%3Fbar'],
+    ["/-_.!~*'()$,/", "/-_.!~*'()$,/"],
+    ['/a b/\u0000x/\t\r\n\u007f/', '/a%20b/%00x/%09%0D%0A%7F/'],
+    ['/100%/%41/', '/100%25/%2541/'],
+    ['/café/€/😀/', '/caf%C3%A9/%E2%82%AC/%F0%9F%98%80/'],
+    ['/"<>[]{}|\\^`/', '/%22%3C%3E%5B%5D%7B%7D%7C%5C%5E%60/'],
+    ['', ''],
+  ];
+  for (const [path, escaped] of cases) assert.is(escapeUriPath(path), escaped, path);
+});
+
+test('escapeUriPath :: HttpRequest.getFullPath() escapes the decoded path and encodes the query as a URI', () => {
+  const full = (url: string, slash = false): string => HttpRequest.create({ url }).getFullPath(slash);
+  assert.is(full('/notes/%00x/'), '/notes/%00x/');
+  assert.is(full('/a%20b/caf%c3%a9/?q=1'), '/a%20b/caf%C3%A9/?q=1');
+  assert.is(full('/a%2fb/'), '/a/b/', 'an encoded slash is a slash of the decoded path');
+  assert.is(full('/%ff/'), '/%25FF/', 'broken UTF-8 is escaped again, as the host does');
+  assert.is(full('/x;y=1/?next=%2Fa%2F&q=s\u00f8 <b>'), '/x%3By%3D1/?next=%2Fa%2F&q=s%C3%B8%20%3Cb%3E');
+  assert.is(full('/a%20b?x=1', true), '/a%20b/?x=1');
+  assert.is(full('/a/?', true), '/a/');
 });
 
 test('repercentBrokenUnicode :: bytes', () => {

@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { cookieHeaderText, parseCookie } from '../cookie';
 import { settings } from '../conf';
-import { uriToPathText } from '../encoding';
+import { escapeUriPath, iriToUri, uriToPathText } from '../encoding';
 import { DisallowedHost, RequestDataTooBig } from '../exceptions';
 import type { ResolverMatch } from '../urls';
 import { limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
@@ -284,10 +284,14 @@ export class HttpRequest {
     return this.META.SERVER_PORT;
   }
 
-  /** The path with the query string; `forceAppendSlash` adds a trailing slash to the path. */
+  /**
+   * The path with the query string, safe to put in a URL or a page: the decoded path escaped
+   * again (`escapeUriPath()`), then `?` and the query string as sent (IRI characters encoded),
+   * as the host framework's `get_full_path()`. `forceAppendSlash` adds a trailing slash.
+   */
   getFullPath(forceAppendSlash = false): string {
-    const slash = forceAppendSlash && !this.rawPath.endsWith('/') ? '/' : '';
-    return `${this.rawPath}${slash}${this.queryString ? `?${this.queryString}` : ''}`;
+    const slash = forceAppendSlash && !this.path.endsWith('/') ? '/' : '';
+    return `${escapeUriPath(this.path)}${slash}${this.queryString ? `?${iriToUri(this.queryString)}` : ''}`;
   }
 
   /** Same as `getFullPath()`. */
