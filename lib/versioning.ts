@@ -7,6 +7,7 @@ import { gettext } from './core/i18n';
 import { NotAcceptable, NotFound } from './exceptions';
 import { plainReverse, type ReverseOptions } from './reverse';
 import { apiSettings } from './settings';
+import { parseMediaType } from './utils/mediatypes';
 import { replaceQueryParam } from './utils/urls';
 import type { Request } from './request';
 
@@ -71,19 +72,6 @@ export class BaseVersioning {
   }
 }
 
-function mediaTypeParams(mediaType: string): Record<string, string> {
-  const params: Record<string, string> = {};
-  const parts = mediaType.split(';').slice(1);
-  for (const part of parts) {
-    const eq = part.indexOf('=');
-    const key = (eq >= 0 ? part.slice(0, eq) : part).trim().toLowerCase();
-    let value = eq >= 0 ? part.slice(eq + 1).trim() : '';
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    if (key) params[key] = value;
-  }
-  return params;
-}
-
 function requestVersion(options: ReverseOptions): string | null {
   const request = options.request;
   if (request && 'version' in request && typeof request.version === 'string') return request.version;
@@ -101,7 +89,7 @@ export class AcceptHeaderVersioning extends BaseVersioning {
   override invalidVersionMessage = 'Invalid version in "Accept" header.';
 
   override determineVersion(request: Request): string | null {
-    const params = mediaTypeParams(request.acceptedMediaType ?? '');
+    const params = parseMediaType(request.acceptedMediaType ?? '').params;
     const param = this.getVersionParam();
     const version = Object.prototype.hasOwnProperty.call(params, param) ? params[param] : this.getDefaultVersion();
     if (!this.isAllowedVersion(version)) throw new NotAcceptable(gettext(this.invalidVersionMessage));

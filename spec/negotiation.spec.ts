@@ -7,7 +7,7 @@ import { DefaultContentNegotiation } from '../lib/negotiation';
 import { FormParser, JSONParser, MultiPartParser } from '../lib/parsers';
 import { Request } from '../lib/request';
 import { BaseRenderer, JSONRenderer, StaticHTMLRenderer } from '../lib/renderers';
-import { orderByPrecedence } from '../lib/utils/mediatypes';
+import { MediaType, orderByPrecedence } from '../lib/utils/mediatypes';
 
 const test = suite('negotiation');
 const negotiator = new DefaultContentNegotiation();
@@ -86,6 +86,17 @@ test('parser :: matched against Content-Type, parameters ignored', () => {
   assert.is(parserFor('multipart/form-data; boundary=x'), 'multipart/form-data');
   assert.is(parserFor('APPLICATION/X-WWW-FORM-URLENCODED'), 'application/x-www-form-urlencoded');
   assert.is(parserFor('text/plain'), null);
+});
+
+test('mediatypes :: quoted parameter values keep their ";" and match as one value', () => {
+  const quoted = new MediaType('Application/JSON; version="1;0"; q=0.5');
+  assert.is(quoted.fullType, 'application/json');
+  assert.equal({ ...quoted.params }, { version: '1;0', q: '0.5' });
+  assert.is(quoted.precedence, 3);
+  assert.ok(new MediaType('application/json; version="1;0"').match(quoted));
+  assert.not.ok(new MediaType('application/json; version=1').match(quoted));
+  assert.is(String(quoted), 'application/json; version=1;0; q=0.5');
+  assert.is(new MediaType('text/html; q="0;5"').precedence, 2, 'only q');
 });
 
 test('mediatypes :: orderByPrecedence groups most specific first', () => {

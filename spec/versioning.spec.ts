@@ -104,6 +104,19 @@ test('accept :: version parameter of the accepted media type', () => {
   assert.is(new AcceptVersioning().determineVersion(request), '1.0');
 });
 
+test('accept :: a quoted version may hold ";" (parameters split outside quoted strings)', () => {
+  class AnyVersion extends AcceptHeaderVersioning {}
+  const request = makeRequest();
+  request.acceptedMediaType = 'application/json; version="1;0"; indent=2';
+  assert.is(new AnyVersion().determineVersion(request), '1;0');
+  request.acceptedMediaType = 'application/json; Version = "2.0" ; note="x; version=3.0"';
+  assert.is(new AcceptVersioning().determineVersion(request), '2.0');
+  request.acceptedMediaType = 'application/json; note="x; version=3.0"';
+  assert.is(new AcceptVersioning().determineVersion(request), '1.0', 'a version inside a quoted value is no parameter');
+  request.acceptedMediaType = 'application/json; version="3;0"';
+  throwsWith(() => new AcceptVersioning().determineVersion(request), NotAcceptable, 'Invalid version in "Accept" header.');
+});
+
 test('accept :: no parameter gives the default version', () => {
   const request = makeRequest();
   request.acceptedMediaType = 'application/json';
@@ -303,6 +316,9 @@ test('views :: Accept header version; invalid is 406', async () => {
   assert.equal(json(two.data), { version: '2.0', self: 'http://testserver/accept/' });
   const none = await client.get('/accept/', { headers: { Accept: 'application/json' } });
   assert.equal(json(none.data), { version: '1.0', self: 'http://testserver/accept/' });
+  const quoted = await client.get('/accept/', { headers: { Accept: 'application/json; version="2.0"; note="a;version=3.0"' } });
+  assert.is(quoted.status, 200);
+  assert.equal(json(quoted.data), { version: '2.0', self: 'http://testserver/accept/' });
   const bad = await client.get('/accept/', { headers: { Accept: 'application/json; version=3.0' } });
   assert.is(bad.status, 406);
   assert.equal(json(bad.data), { detail: 'Invalid version in "Accept" header.' });

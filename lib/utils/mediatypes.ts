@@ -3,6 +3,7 @@
  *
  * See RFC 9110, section 12.5.1 (Accept).
  */
+import { parseHeader } from '../core/http/headers';
 
 /** Split an Accept header's value into its media types. */
 export function parseAcceptHeader(header: string): string[] {
@@ -16,24 +17,18 @@ export function parseAcceptHeader(header: string): string[] {
 export class MediaType {
   readonly mainType: string;
   readonly subType: string;
-  /** Parameters (`q`, `charset`, `indent`, `version`, ...), names lower case. */
+  /**
+   * Parameters (`q`, `charset`, `indent`, `version`, ...), names lower case, quoted values
+   * unquoted (`parseHeader()`).
+   */
   readonly params: Record<string, string>;
   readonly origString: string;
 
   constructor(mediaTypeStr: string | null | undefined) {
     this.origString = mediaTypeStr ?? '';
-    const [fullType, ...rawParams] = this.origString.split(';');
-    const params: Record<string, string> = {};
-    for (const raw of rawParams) {
-      const eq = raw.indexOf('=');
-      if (eq < 0) continue;
-      const key = raw.slice(0, eq).trim().toLowerCase();
-      let value = raw.slice(eq + 1).trim();
-      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-      if (key) params[key] = value;
-    }
+    // `;` inside a quoted parameter value (`version="1;0"`) does not separate parameters.
+    const { key: full, params } = parseHeader(this.origString);
     this.params = params;
-    const full = fullType.trim().toLowerCase();
     const slash = full.indexOf('/');
     this.mainType = slash < 0 ? full : full.slice(0, slash);
     this.subType = slash < 0 ? '' : full.slice(slash + 1);

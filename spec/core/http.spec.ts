@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { overrideSettings } from '../../lib/core/conf';
+import { parseHeader, splitContentType } from '../../lib/core/http/headers';
 import {
   HttpRequest,
   HttpResponse,
@@ -90,6 +91,27 @@ http('HttpRequest :: path, query, headers, META, cookies', () => {
   assert.is(request.user, anonymousUser);
   assert.is(request.user.isAuthenticated, false);
   assert.is(request.user.isAnonymous, true);
+});
+
+http('parseHeader :: parameters split outside quoted strings, quotes and escapes removed', () => {
+  const media = parseHeader('application/json; version="1;0"; q=0.5');
+  assert.is(media.key, 'application/json');
+  assert.equal({ ...media.params }, { version: '1;0', q: '0.5' });
+  const odd = parseHeader('Text/HTML ; Charset = "utf-8" ; flag ; X="a\\\\b\\"c\\"d;e" ;=f');
+  assert.equal({ ...odd.params }, { charset: 'utf-8', x: 'a\\b"c"d;e', '': 'f' });
+  // As in the host, an escaped quote still counts as a quote when looking for separators.
+  assert.equal({ ...parseHeader('a; x="b\\"c;d"').params }, { x: '"b\\"c' });
+  assert.is(odd.key, 'text/html');
+  assert.is(parseHeader('').key, '');
+  assert.equal(Object.keys(parseHeader('').params), []);
+  assert.equal({ ...parseHeader('a; x=1; x=2').params }, { x: '2' }, 'the last value wins');
+  assert.equal({ ...parseHeader('a; p="unterminated; q=1').params }, { p: '"unterminated; q=1' }, 'an open quote runs to the end');
+  // RFC 2231 extended values, as the host's multipart parser reads them.
+  assert.equal({ ...parseHeader("attachment; filename*=UTF-8''caf%C3%A9%20x.txt").params }, { filename: 'café x.txt' });
+  assert.equal({ ...parseHeader("attachment; filename*=latin-1''caf%E9").params }, { filename: 'café' });
+  assert.equal({ ...parseHeader("a; name*=UTF-8''x", { extendedNames: false }).params }, { 'name*': "UTF-8''x" });
+  assert.equal({ ...parseHeader("a; name*=no-such-charset''x%41").params }, { name: "no-such-charset''x%41" }, 'an unknown charset keeps the value');
+  assert.equal(splitContentType('Multipart/Form-Data; boundary="a;b"; charset=utf-8'), { type: 'multipart/form-data', params: { boundary: 'a;b', charset: 'utf-8' } });
 });
 
 http('getHost :: ALLOWED_HOSTS patterns, ports, wildcards', () => {
