@@ -1017,25 +1017,42 @@ function currentTimeZone(): string | null {
 }
 
 /**
+ * Base of the date and time fields: an output `format` and accepted `inputFormats`, each
+ * falling back to its API setting when the field leaves it unset.
+ */
+export class TemporalField extends Field {
+  format: string | null | undefined;
+  inputFormats: string[] | undefined;
+
+  constructor(options: DateTimeFieldOptions = {}) {
+    const { format, inputFormats, ...rest } = options;
+    super(rest);
+    this.format = format;
+    this.inputFormats = inputFormats;
+  }
+
+  /** The output format: the field's own, else the setting's (null: values pass through as stored). */
+  protected outputFormat(settingFormat: string | null): string | null {
+    return this.format !== undefined ? this.format : settingFormat;
+  }
+}
+
+/**
  * A point in time (a JavaScript `Date`). Naive input is interpreted in the field's time zone
  * (`defaultTimezone`, else the `TIME_ZONE` setting); output is in that zone, `Z` for UTC.
  */
-export class DateTimeField extends Field {
+export class DateTimeField extends TemporalField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Datetime has wrong format. Use one of these formats instead: {format}.',
     date: 'Expected a datetime but got a date.',
     make_aware: 'Invalid datetime for the timezone "{timezone}".',
     overflow: 'Datetime value out of range.',
   };
-  format: string | null | undefined;
-  inputFormats: string[] | undefined;
   timezone: string | null | undefined;
 
   constructor(options: DateTimeFieldOptions & { defaultTimezone?: string | null } = {}) {
-    const { format, inputFormats, defaultTimezone, ...rest } = options;
+    const { defaultTimezone, ...rest } = options;
     super(rest);
-    this.format = format;
-    this.inputFormats = inputFormats;
     this.timezone = defaultTimezone;
   }
 
@@ -1070,7 +1087,7 @@ export class DateTimeField extends Field {
 
   override toRepresentation(value: unknown): unknown {
     if (value === null || value === undefined || value === '') return null;
-    const outputFormat = this.format !== undefined ? this.format : apiSettings.DATETIME_FORMAT;
+    const outputFormat = this.outputFormat(apiSettings.DATETIME_FORMAT);
     if (outputFormat === null || typeof value === 'string') return value;
     const date = value instanceof Date ? value : new Date(value as number);
     const zone = this.defaultTimezone();
@@ -1132,21 +1149,11 @@ function assertNotDatetime(value: unknown, kind: 'date' | 'time'): void {
 }
 
 /** A calendar date, kept as a `'YYYY-MM-DD'` string. */
-export class DateField extends Field {
+export class DateField extends TemporalField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Date has wrong format. Use one of these formats instead: {format}.',
     datetime: 'Expected a date but got a datetime.',
   };
-  format: string | null | undefined;
-  inputFormats: string[] | undefined;
-
-  constructor(options: DateTimeFieldOptions = {}) {
-    const { format, inputFormats, ...rest } = options;
-    super(rest);
-    this.format = format;
-    this.inputFormats = inputFormats;
-  }
-
   override toInternalValue(value: unknown): string {
     const inputFormats = this.inputFormats ?? apiSettings.DATE_INPUT_FORMATS;
     if (value instanceof Date) this.fail('datetime');
@@ -1157,7 +1164,7 @@ export class DateField extends Field {
 
   override toRepresentation(value: unknown): unknown {
     if (value === null || value === undefined || value === '') return null;
-    const outputFormat = this.format !== undefined ? this.format : apiSettings.DATE_FORMAT;
+    const outputFormat = this.outputFormat(apiSettings.DATE_FORMAT);
     if (outputFormat === null) return value;
     assertNotDatetime(value, 'date');
     const text = String(value).slice(0, 10);
@@ -1168,20 +1175,10 @@ export class DateField extends Field {
 }
 
 /** A time of day, kept as an `'hh:mm:ss[.uuuuuu]'` string. */
-export class TimeField extends Field {
+export class TimeField extends TemporalField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Time has wrong format. Use one of these formats instead: {format}.',
   };
-  format: string | null | undefined;
-  inputFormats: string[] | undefined;
-
-  constructor(options: DateTimeFieldOptions = {}) {
-    const { format, inputFormats, ...rest } = options;
-    super(rest);
-    this.format = format;
-    this.inputFormats = inputFormats;
-  }
-
   override toInternalValue(value: unknown): string {
     const inputFormats = this.inputFormats ?? apiSettings.TIME_INPUT_FORMATS;
     const parsed = parseWithInputFormats(value, inputFormats, parseTime, formatTime);
@@ -1191,7 +1188,7 @@ export class TimeField extends Field {
 
   override toRepresentation(value: unknown): unknown {
     if (value === null || value === undefined || value === '') return null;
-    const outputFormat = this.format !== undefined ? this.format : apiSettings.TIME_FORMAT;
+    const outputFormat = this.outputFormat(apiSettings.TIME_FORMAT);
     if (outputFormat === null) return value;
     assertNotDatetime(value, 'time');
     const parsed = parseTime(String(value));
