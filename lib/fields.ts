@@ -22,6 +22,7 @@ import {
 } from './utils/datetimeFormat';
 import { htmlHas, isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
 import { getDecimal, quantizeDecimal, type DecimalTuple } from './utils/decimal';
+import { deferValue, isThenable } from './utils/pendingValues';
 
 // -- Sentinels ------------------------------------------------------------------------------
 
@@ -1841,8 +1842,12 @@ export class SerializerMethodField extends Field {
     this.method = (method as (obj: unknown) => unknown).bind(parent);
   }
 
+  /** The method's result; an async method's promise is awaited by `getData()` (see `utils/pendingValues`). */
   override toRepresentation(value: unknown): unknown {
-    return (this.method as (obj: unknown) => unknown)(value);
+    const result = (this.method as (obj: unknown) => unknown)(value);
+    if (!isThenable(result)) return result;
+    return deferValue(result, () => `SerializerMethodField \`${this.fieldName}\` (\`${this.parent?.constructor.name ?? '?'}.` +
+      `${this.methodName ?? methodNameFor('get', this.fieldName)}()\`)`);
   }
 }
 

@@ -38,7 +38,8 @@ import {
 } from './validators';
 import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
-import { isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
+import { isHtmlInput, parseHtmlDict, parseHtmlList } from './utils/html';
+import { collectPending, resolvePending } from './utils/pendingValues';
 import {
   getFieldKwargs, getNestedRelationKwargs, getRelationKwargs, getUniqueErrorMessage, getUrlKwargs, serializerFieldMapping,
   type FieldClass, type FieldKwargs,
@@ -303,7 +304,13 @@ export abstract class BaseSerializer extends Field {
 
   /** Load the relations the representation needs (in bulk), then return `data`. */
   async getData(): Promise<unknown> {
-    if (!this.hasData) await this.loadRelations();
+    if (!this.hasData) {
+      await this.loadRelations();
+      // Async SerializerMethodField values are promises in the built representation: await
+      // them all together and put their values in place.
+      const { value, pending } = collectPending(() => this.data);
+      await resolvePending(value, pending);
+    }
     return this.data;
   }
 
@@ -466,8 +473,10 @@ export class Serializer extends BaseSerializer {
 
   override getValue(dictionary: unknown): unknown {
     if (isHtmlInput(dictionary)) {
+      // Kept multi-valued, as the original's parse_html_dict: list and multiple-choice fields
+      // of the nested serializer read every value of a repeated key.
       const parsed = parseHtmlDict(dictionary, this.fieldName);
-      return [...parsed.keys()].length ? htmlObject(parsed) : empty;
+      return [...parsed.keys()].length ? parsed : empty;
     }
     return super.getValue(dictionary);
   }
@@ -540,7 +549,7 @@ export class Serializer extends BaseSerializer {
   }
 
   override get errors(): ReturnDict {
-    return returnDict(super.errors as Record<string, unknown>, this);
+    return returnDict(noDataProvided(super.errors) as Record<string, unknown>, this);
   }
 
   /** The relations (by path) the readable fields read from instances of `model`. */
@@ -564,10 +573,15 @@ export class Serializer extends BaseSerializer {
   }
 }
 
-function htmlObject(data: MultiValueInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of data.keys()) out[key] = data.get(key);
-  return out;
+/**
+ * The original's edge case for `data: null`: a bare `["This field may not be null."]` becomes
+ * `{non_field_errors: ["No data provided"]}`, more descriptive for a whole missing body.
+ */
+function noDataProvided(errors: unknown): unknown {
+  if (Array.isArray(errors) && errors.length === 1 && errors[0] instanceof ErrorDetail && errors[0].code === 'null') {
+    return { [apiSettings.NON_FIELD_ERRORS_KEY]: [new ErrorDetail('No data provided', 'null')] };
+  }
+  return errors;
 }
 
 function relationNamed(info: ModelInfo, name: string): RelationInfo | undefined {
@@ -788,10 +802,7 @@ export class ListSerializer extends BaseSerializer {
   }
 
   override get errors(): ReturnDict | ReturnList {
-    const errors = super.errors;
-    if (Array.isArray(errors) && errors.length === 1 && errors[0] instanceof ErrorDetail && errors[0].code === 'null') {
-      return returnDict({ [apiSettings.NON_FIELD_ERRORS_KEY]: [new ErrorDetail('No data provided', 'null')] }, this);
-    }
+    const errors = noDataProvided(super.errors);
     if (isPlainObject(errors)) return returnDict(errors, this);
     return returnList(errors as unknown[], this);
   }
