@@ -93,6 +93,15 @@ export interface ProjectSettings {
   SERVER_HEADERS_TIMEOUT: number;
   SERVER_REQUEST_TIMEOUT: number;
   SERVER_KEEP_ALIVE_TIMEOUT: number;
+  /**
+   * Requests in progress at once in one process; past it a request is answered 503 with
+   * `Retry-After` at once (never queued). 0 or null: no cap.
+   */
+  SERVER_MAX_CONCURRENT_REQUESTS: number | null;
+  /** Requests in progress at once on one (pipelining) connection; past it 503 likewise. 0 or null: no cap. */
+  SERVER_MAX_PIPELINED_REQUESTS: number | null;
+  /** The `Retry-After` seconds of the 503 given past those caps. */
+  SERVER_BUSY_RETRY_AFTER: number;
   /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
   ACCESS_LOG: boolean;
   /**
@@ -164,6 +173,9 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   SERVER_HEADERS_TIMEOUT: 20,
   SERVER_REQUEST_TIMEOUT: 60,
   SERVER_KEEP_ALIVE_TIMEOUT: 5,
+  SERVER_MAX_CONCURRENT_REQUESTS: 128,
+  SERVER_MAX_PIPELINED_REQUESTS: 16,
+  SERVER_BUSY_RETRY_AFTER: 1,
   ACCESS_LOG: true,
   LOG_SERVER_ERRORS: null,
   API_FRAMEWORK: {},

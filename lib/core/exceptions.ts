@@ -26,6 +26,18 @@ export class RequestDataTooBig extends SuspiciousOperation {
   override name = 'RequestDataTooBig';
 }
 
+/**
+ * The client closed the connection (or stopped sending) before the whole request arrived: the
+ * host framework's `RequestAborted`. Not a server error: the server logs it as a client abort
+ * and no answer can be delivered.
+ */
+export class RequestAborted extends Error {
+  override name = 'RequestAborted';
+  constructor(message = 'The client closed the connection before sending the whole request body.') {
+    super(message);
+  }
+}
+
 /** More GET/POST parameters than `DATA_UPLOAD_MAX_NUMBER_FIELDS` were sent. */
 export class TooManyFieldsSent extends SuspiciousOperation {
   override name = 'TooManyFieldsSent';

@@ -9,7 +9,7 @@ import {
   HttpResponse,
   type HttpRequest,
 } from './http';
-import { Http404, PermissionDenied, RequestDataTooBig, SuspiciousOperation } from './exceptions';
+import { Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation } from './exceptions';
 import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
 import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
 
@@ -82,6 +82,19 @@ export function requestTooBig(_request: HttpRequest, error?: unknown): HttpRespo
   return response;
 }
 
+/**
+ * The answer to a request whose client went away mid-body (`RequestAborted`), logged as a client
+ * abort (`Client aborted: POST /path (...)`), never as a server error. The answer is never
+ * delivered; it only closes the connection.
+ */
+export function requestAborted(request: HttpRequest, error?: unknown): HttpResponse {
+  const message = error instanceof Error ? error.message : new RequestAborted().message;
+  if (shouldLogServerErrors()) logError(`Client aborted: ${request.method} ${request.path} (${message})`);
+  const response = new HttpResponse(JSON.stringify({ detail: message }), { status: 400, contentType: 'application/json' });
+  response.closeConnection = true;
+  return response;
+}
+
 const DEFAULT_HANDLERS: Record<400 | 403 | 404 | 500, ErrorHandler> = {
   400: badRequest,
   403: permissionDenied,
@@ -131,6 +144,7 @@ export async function responseForException(request: HttpRequest, error: unknown)
   if (error instanceof Http404) return callErrorHandler(404, request, error);
   if (error instanceof PermissionDenied) return callErrorHandler(403, request, error);
   if (error instanceof RequestDataTooBig) return requestTooBig(request, error);
+  if (error instanceof RequestAborted) return requestAborted(request, error);
   if (error instanceof SuspiciousOperation) {
     if (shouldLogServerErrors()) logError(`Bad Request: ${error.name}: ${error.message}`);
     return callErrorHandler(400, request, error);

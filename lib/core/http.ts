@@ -8,7 +8,7 @@
  * `statusResponses.ts` (redirects, 404 ...). Import from here.
  */
 export {
-  DisallowedHost, DisallowedRedirect, Http404, PermissionDenied, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent,
+  DisallowedHost, DisallowedRedirect, Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent,
 } from './exceptions';
 export { MultiValueDict, QueryDict } from './http/querydict';
 export { anonymousUser, type AuthUser } from './http/user';

@@ -2,13 +2,19 @@
  * The HTTP server: node:http with keep-alive, header/request timeouts, HEAD answered without
  * a body, streaming responses written with backpressure, a one-line access log, graceful
  * shutdown on SIGTERM/SIGINT and a node:cluster mode (`serve --workers N`).
+ *
+ * Work in flight is bounded: past `SERVER_MAX_CONCURRENT_REQUESTS` requests in progress in the
+ * process, or `SERVER_MAX_PIPELINED_REQUESTS` on one connection, a request is answered 503 with
+ * `Retry-After` at once (nothing queues). An answer given before the request body was read (an
+ * early 401/403/413, a 503) closes the connection, so the rest of the upload is not read.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cluster, { type Worker } from 'node:cluster';
-import net, { type AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { settings } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
-import { handleRequest, logError } from './handler';
+import { handleRequest, logError, requestAborted } from './handler';
+import { RequestAborted } from './exceptions';
 
 /** Answers a request; the default is the project's handler (middleware, URLs, views). */
 export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
@@ -160,10 +166,69 @@ const shuttingDown = new WeakSet<http.Server>();
 /** The body of the last-resort 500, when the handler or the response writing fails. */
 const SERVER_ERROR_BODY = Buffer.from('{"error": "Server Error (500)"}');
 
+/** The body of the 503 given past the caps on work in flight (the API framework's ServiceUnavailable text). */
+export const SERVER_BUSY_BODY = Buffer.from('{"detail":"Service temporarily unavailable, try again later."}');
+
+/** The access-log status of a request whose client went away before the answer (nginx's 499). */
+const CLIENT_CLOSED_STATUS = 499;
+
 function accessLogLine(req: IncomingMessage, status: number, bytes: number, started: bigint): string {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const remote = req.socket?.remoteAddress ?? '-';
   return `${remote} "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${bytes} ${ms.toFixed(1)}ms`;
+}
+
+/** A non-negative integer setting; `fallback` when unset or malformed, 0 meaning "no cap". */
+function countSetting(name: string, fallback: number): number {
+  const value = settings[name];
+  if (value === null || value === false) return 0;
+  const number = Number(value);
+  return value === undefined || !Number.isFinite(number) || number < 0 ? fallback : Math.floor(number);
+}
+
+/** The caps on work in flight, read per request so that overriding the settings takes effect at once. */
+interface WorkCaps {
+  concurrent: number;
+  pipelined: number;
+  retryAfter: number;
+}
+
+function workCaps(): WorkCaps {
+  return {
+    concurrent: countSetting('SERVER_MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
+    pipelined: countSetting('SERVER_MAX_PIPELINED_REQUESTS', DEFAULT_MAX_PIPELINED_REQUESTS),
+    retryAfter: Math.max(1, countSetting('SERVER_BUSY_RETRY_AFTER', 1)),
+  };
+}
+
+/** The default `SERVER_MAX_CONCURRENT_REQUESTS`: requests in progress per process. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 128;
+/** The default `SERVER_MAX_PIPELINED_REQUESTS`: requests in progress per connection. */
+export const DEFAULT_MAX_PIPELINED_REQUESTS = 16;
+
+/**
+ * True while the request's body is still arriving: a 'request' event comes before the message is
+ * complete even without a body, so only a declared body counts.
+ */
+function bodyStillArriving(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Answer 503 + Retry-After without running the handler; the connection closes when a body is unread. */
+function answerBusy(req: IncomingMessage, res: ServerResponse, retryAfter: number): number {
+  res.statusCode = 503;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Retry-After', String(retryAfter));
+  res.setHeader('Content-Length', SERVER_BUSY_BODY.length);
+  if (bodyStillArriving(req)) res.setHeader('Connection', 'close');
+  if (req.method === 'HEAD') {
+    res.end();
+    return 0;
+  }
+  res.end(SERVER_BUSY_BODY);
+  return SERVER_BUSY_BODY.length;
 }
 
 /**
@@ -178,39 +243,74 @@ export function createServer(options: ServerOptions = {}): http.Server {
   const server = http.createServer({ requestTimeout, headersTimeout, keepAlive: true });
   server.keepAliveTimeout = Math.max(0, Number(settings.SERVER_KEEP_ALIVE_TIMEOUT) || 0) * 1000;
 
+  const accessLogOn = (): boolean => options.accessLog ?? (settings.ACCESS_LOG as boolean);
+  let inFlight = 0;
+  const inFlightBySocket = new WeakMap<Socket, number>();
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    const socket = req.socket;
+    const caps = workCaps();
+    const onSocket = inFlightBySocket.get(socket) ?? 0;
+    if ((caps.concurrent > 0 && inFlight >= caps.concurrent) || (caps.pipelined > 0 && onSocket >= caps.pipelined)) {
+      const bytes = answerBusy(req, res, caps.retryAfter);
+      if (accessLogOn()) process.stderr.write(`${accessLogLine(req, 503, bytes, started)}\n`);
+      return;
+    }
+    inFlight += 1;
+    inFlightBySocket.set(socket, onSocket + 1);
+    const release = (): void => {
+      inFlight -= 1;
+      const left = (inFlightBySocket.get(socket) ?? 1) - 1;
+      if (left > 0) inFlightBySocket.set(socket, left);
+      else inFlightBySocket.delete(socket);
+    };
     void (async () => {
       let response: HttpResponse;
       const request = new HttpRequest(req);
       try {
-        response = await handler(request);
-      } catch (error) {
-        logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
-        response = new HttpResponse(SERVER_ERROR_BODY, { status: 500, contentType: 'application/json' });
-      }
-      if (shuttingDown.has(server)) response.closeConnection = true;
-      let bytes = 0;
-      try {
-        bytes = await writeResponse(req, res, response);
-      } catch (error) {
-        logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-        if (!res.headersSent) {
-          // Nothing was sent yet: drop what the failed response set (its status text, its
-          // Content-Length, its cookies) so the error body is framed and described alone.
-          for (const name of res.getHeaderNames()) res.removeHeader(name);
-          res.statusCode = 500;
-          res.statusMessage = 'Internal Server Error';
-          res.setHeader('Content-Type', 'application/json');
-          res.setHeader('Content-Length', SERVER_ERROR_BODY.length);
-          res.setHeader('Connection', 'close');
-          res.end(SERVER_ERROR_BODY);
-        } else {
-          res.destroy();
+        try {
+          response = await handler(request);
+        } catch (error) {
+          if (error instanceof RequestAborted) {
+            response = requestAborted(request, error);
+          } else {
+            logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
+            response = new HttpResponse(SERVER_ERROR_BODY, { status: 500, contentType: 'application/json' });
+          }
         }
-      }
-      if (options.accessLog ?? settings.ACCESS_LOG) {
-        process.stderr.write(`${accessLogLine(req, res.statusCode, bytes, started)}\n`);
+        // Answered before the body was read (an early 401/403/413...): close rather than read
+        // (and discard) the rest of the upload to keep the connection alive.
+        // The parser may still hold the rest of a small body received with the headers: give it
+        // one turn before deciding.
+        if (bodyStillArriving(req)) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (shuttingDown.has(server) || bodyStillArriving(req)) response.closeConnection = true;
+        let bytes = 0;
+        const clientGone = req.destroyed && !req.complete;
+        try {
+          if (!clientGone) bytes = await writeResponse(req, res, response);
+        } catch (error) {
+          logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+          if (!res.headersSent) {
+            // Nothing was sent yet: drop what the failed response set (its status text, its
+            // Content-Length, its cookies) so the error body is framed and described alone.
+            for (const name of res.getHeaderNames()) res.removeHeader(name);
+            res.statusCode = 500;
+            res.statusMessage = 'Internal Server Error';
+            res.setHeader('Content-Type', 'application/json');
+            res.setHeader('Content-Length', SERVER_ERROR_BODY.length);
+            res.setHeader('Connection', 'close');
+            res.end(SERVER_ERROR_BODY);
+          } else {
+            res.destroy();
+          }
+        }
+        if (accessLogOn()) {
+          const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
+          process.stderr.write(`${accessLogLine(req, status, bytes, started)}\n`);
+        }
+      } finally {
+        release();
       }
       // The request is finished: remove uploaded temporary files and the like.
       await request.runCleanups();

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { settings } from '../conf';
-import { RequestDataTooBig } from '../exceptions';
+import { RequestAborted, RequestDataTooBig } from '../exceptions';
 
 /** The 413 text of a body past `DATA_UPLOAD_MAX_MEMORY_SIZE`. */
 export const BODY_TOO_BIG = 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.';
@@ -30,6 +30,19 @@ export function streamLimit(files: boolean): BodyLimit {
   if (!files) return memoryLimit();
   const limit = settings.FILE_UPLOAD_MAX_SIZE;
   return { limit: typeof limit === 'number' ? limit : null, message: FILE_BODY_TOO_BIG };
+}
+
+/**
+ * The error to report for an error of the raw request stream: `RequestAborted` when the client
+ * went away mid-body (node reports it as `aborted` / ECONNRESET), else the error itself.
+ */
+export function bodyReadError(raw: IncomingMessage, error: Error): Error {
+  if (error instanceof RequestAborted) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNRESET' || code === 'ECONNABORTED' || error.message === 'aborted' || (raw.destroyed && !raw.complete)) {
+    return new RequestAborted();
+  }
+  return error;
 }
 
 /**
@@ -68,11 +81,11 @@ export function readBody(raw: IncomingMessage, expectBody: boolean, { limit, mes
     };
     const onError = (error: Error): void => {
       cleanup();
-      reject(error);
+      reject(bodyReadError(raw, error));
     };
     const onAborted = (): void => {
       cleanup();
-      reject(new Error('The client closed the connection before sending the whole request body.'));
+      reject(new RequestAborted());
     };
     raw.on('data', onData);
     raw.on('end', onEnd);
@@ -96,6 +109,11 @@ export function limitedStream(raw: IncomingMessage, { limit, message }: BodyLimi
       callback(null, chunk);
     },
   });
-  raw.on('error', (error) => counter.destroy(error));
+  raw.on('error', (error) => counter.destroy(bodyReadError(raw, error)));
+  raw.on('aborted', () => {
+    // Aborted before the whole body arrived (node also reports 'aborted' for a message it
+    // destroys after the end was read).
+    if (!raw.readableEnded) counter.destroy(new RequestAborted());
+  });
   return raw.pipe(counter);
 }
