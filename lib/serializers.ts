@@ -20,6 +20,7 @@
 import assert from 'node:assert';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { ImproperlyConfigured } from './core/exceptions';
+import { onSettingChanged } from './core/conf';
 import { getFieldInfo, type FieldInfo, type ModelInfo, type RelationInfo } from './core/db';
 import { prefetchRelatedObjects } from './core/db/prefetch';
 import { ErrorDetail, ValidationError } from './exceptions';
@@ -387,6 +388,39 @@ interface WritableEntry {
 /** A relation path tree: relation name -> (target model, deeper relations). */
 type RelationTree = Map<string, { model: ModelCtor; children: RelationTree }>;
 
+/**
+ * Per serializer class (keyed by the unbound field map `getFields()` answers, which
+ * ModelSerializer and declared-field serializers compute once per class): the representation
+ * plan and the relation trees, compiled from the first instance whose fields nobody touched.
+ * Emptied whenever a setting changes (formats, time zone and URL field name feed them).
+ */
+let classPlans = new WeakMap<Map<string, Field>, RepresentationPlan>();
+let classRelationTrees = new WeakMap<Map<string, Field>, Map<ModelCtor, RelationTree>>();
+onSettingChanged(() => {
+  classPlans = new WeakMap();
+  classRelationTrees = new WeakMap();
+});
+
+const defaultFieldAccessors = new WeakMap<object, boolean>();
+
+/**
+ * True when `cls` reads its fields through Serializer's own `fields` and `readableFields`
+ * accessors (so its readable fields follow from `getFields()` alone, and per-class plans fit).
+ */
+function usesDefaultFieldAccessors(cls: object): boolean {
+  let answer = defaultFieldAccessors.get(cls);
+  if (answer === undefined) {
+    answer = true;
+    for (const name of ['fields', 'readableFields']) {
+      let proto = (cls as { prototype: object }).prototype;
+      while (proto && !Object.prototype.hasOwnProperty.call(proto, name)) proto = Object.getPrototypeOf(proto) as object;
+      if (proto !== Serializer.prototype) answer = false;
+    }
+    defaultFieldAccessors.set(cls, answer);
+  }
+  return answer;
+}
+
 /** The object-level serializer: declared fields, `validate<Field>` hooks and `validate()`. */
 export class Serializer extends BaseSerializer {
   static override defaultErrorMessages: Record<string, string> = {
@@ -540,8 +574,23 @@ export class Serializer extends BaseSerializer {
    */
   override toRepresentation(instance: unknown): Record<string, unknown> {
     let plan = this.plan;
-    if (plan === undefined) plan = this.plan = new RepresentationPlan(this.readableFields);
-    return plan.represent(instance);
+    if (plan === undefined) plan = this.plan = this.representationPlan();
+    return plan.represent(instance, this);
+  }
+
+  /**
+   * The plan of this instance: the class's when this instance's readable fields are the
+   * class's (untouched, or changed in ways that compile the same), else its own.
+   */
+  private representationPlan(): RepresentationPlan {
+    if (!usesDefaultFieldAccessors(this.constructor)) return new RepresentationPlan(this.readableFields);
+    const key = this.getFields();
+    const pristine = this.boundFields === undefined;
+    const cached = classPlans.get(key);
+    if (cached && (pristine || cached.matches(this.readableFields))) return cached;
+    const plan = new RepresentationPlan(this.readableFields);
+    if (pristine) classPlans.set(key, plan);
+    return plan;
   }
 
   override get data(): ReturnDict {
@@ -554,15 +603,26 @@ export class Serializer extends BaseSerializer {
 
   /** The relations (by path) the readable fields read from instances of `model`. */
   relationsFor(model: ModelCtor): RelationTree {
-    if (!this.relationTree) this.relationTree = new Map();
-    let tree = this.relationTree.get(model);
+    let tree = this.relationTree?.get(model);
+    if (tree) return tree;
+    // Fields nobody touched read what the class's fields read: share the class's trees.
+    const shareable = this.boundFields === undefined && usesDefaultFieldAccessors(this.constructor);
+    const key = shareable ? this.getFields() : null;
+    tree = key ? classRelationTrees.get(key)?.get(model) : undefined;
     if (!tree) {
       tree = new Map();
       collectRelations(this, model, tree);
-      this.relationTree.set(model, tree);
+      if (key) {
+        let trees = classRelationTrees.get(key);
+        if (!trees) classRelationTrees.set(key, trees = new Map());
+        trees.set(model, tree);
+      }
     }
+    if (!this.relationTree) this.relationTree = new Map();
+    this.relationTree.set(model, tree);
     return tree;
   }
+
 
   override async loadRelations(): Promise<void> {
     const instance = this.instance;

@@ -377,6 +377,8 @@ compiled('settings are read when the serializer is built: time zone and DATETIME
     static fields = { when: new DateTimeField() };
   }
   const row = { when: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)) };
+  // Represented once before the overrides: the class's plan must not outlive a setting change.
+  assert.equal(new WhenSerializer(row).data, { when: '2024-01-02T03:04:05Z' });
   let restore = overrideSettings.enter({ USE_TZ: true, TIME_ZONE: 'Europe/Paris' });
   try {
     assert.equal(WhenSerializer.many([row]).data, [{ when: '2024-01-02T04:04:05+01:00' }]);
@@ -390,6 +392,43 @@ compiled('settings are read when the serializer is built: time zone and DATETIME
     restore();
   }
   assert.equal(new WhenSerializer(row).data, { when: '2024-01-02T03:04:05Z' });
+});
+
+compiled('the plan is per class: untouched instances share it and bind no field; changed fields get their own', () => {
+  class Upper extends CharField {
+    override toRepresentation(value: unknown): string { return String(value).toUpperCase(); }
+  }
+  class ProfileSerializer extends Serializer {
+    static fields = { name: new CharField(), city: new CharField(), secret: new CharField() };
+
+    constructor(instance?: unknown, options?: { context?: Record<string, unknown> }) {
+      super(instance, options);
+      if (this.context.hideSecret) this.fields.delete('secret');
+    }
+  }
+  const row = { name: 'ann', city: 'oslo', secret: 's3' };
+  const full = { name: 'ann', city: 'oslo', secret: 's3' };
+  assert.equal(new ProfileSerializer(row).data, full);
+  const untouched = new ProfileSerializer(row);
+  assert.equal(untouched.data, full);
+  assert.is((untouched as unknown as { boundFields: unknown }).boundFields, undefined);
+  assert.equal(new ProfileSerializer(row, { context: { hideSecret: true } }).data, { name: 'ann', city: 'oslo' });
+  const writeOnly = new ProfileSerializer(row);
+  (writeOnly.fields.get('city') as CharField).writeOnly = true;
+  assert.equal(writeOnly.data, { name: 'ann', secret: 's3' });
+  const replaced = new ProfileSerializer(row);
+  replaced.fields.set('name', new Upper());
+  assert.equal(replaced.data, { name: 'ANN', city: 'oslo', secret: 's3' });
+  const renamedSource = new ProfileSerializer(row);
+  renamedSource.fields.set('city', new CharField({ source: 'name' }));
+  assert.equal(renamedSource.data, { name: 'ann', city: 'ann', secret: 's3' });
+  // Touched but unchanged fields still answer the same; the class's plan is unchanged by all this.
+  const touched = new ProfileSerializer(row);
+  void touched.fields;
+  assert.equal(touched.data, full);
+  assert.equal(ProfileSerializer.many([row, { name: 'bo', city: 'rome', secret: '' }]).data,
+    [full, { name: 'bo', city: 'rome', secret: '' }]);
+  assert.equal(ProfileSerializer.many([row], { context: { hideSecret: true } }).data, [{ name: 'ann', city: 'oslo' }]);
 });
 
 compiled('re-entrant use and unusual field names', () => {

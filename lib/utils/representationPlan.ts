@@ -1,7 +1,9 @@
 /**
  * The compiled output side of a serializer: what `Serializer.toRepresentation()` runs for
- * every row. Built once per bound serializer (so once per list, not once per row) from its
- * readable fields:
+ * every row. Compiled once per serializer class (and field set) from the readable fields of
+ * one instance, then shared by every instance whose readable fields match it; an instance
+ * hands in its own bound fields only for the values that need them (generic conversions and
+ * reads), so representing through a fast-path-only plan binds no field at all:
  *
  * - each field's `source` path is split once, and read straight from Sequelize `dataValues`
  *   (or plain objects), one segment after another, with a per-segment cache of the model
@@ -46,7 +48,8 @@ const SKIP: unique symbol = Symbol('skip');
 /** One readable field, compiled. */
 interface Entry {
   readonly name: string;
-  readonly field: Field;
+  /** The field's `source` path, split. */
+  readonly sourceAttrs: readonly string[];
   /** The `source` path; null when the field reads through its own `getAttribute()`. */
   readonly attrs: readonly string[] | null;
   /** Per path segment: the model class whose `dataValues` may be read directly for it. */
@@ -55,6 +58,12 @@ interface Entry {
 }
 
 type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/** What a plan reads a field from when a value needs it: the serializer being represented. */
+export interface PlanFields {
+  /** The serializer's bound readable fields, in the plan's order. */
+  readonly readableFields: readonly Field[];
+}
 
 /** A serializer's readable fields compiled for fast, repeated `represent()` calls. */
 export class RepresentationPlan {
@@ -72,31 +81,55 @@ export class RepresentationPlan {
     this.build = rowBuilder(this.entries.map((entry) => entry.name));
   }
 
-  /** The representation of one object: field name -> primitive value, in field order. */
-  represent(instance: unknown): Record<string, unknown> {
-    if (this.busy) return this.representInto(instance, new Array<unknown>(this.entries.length));
+  /**
+   * True when `fields` compile to this very plan (same names, paths, readers and
+   * conversions), so a serializer whose fields were changed after construction can still
+   * share a class's plan when the change made no difference, and gets its own otherwise.
+   */
+  matches(fields: readonly Field[]): boolean {
+    const entries = this.entries;
+    if (fields.length !== entries.length) return false;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      const field = fields[i];
+      if (entry.name !== field.fieldName || entry.convert !== converterOf(field)) return false;
+      const direct = field.getAttribute === Field.prototype.getAttribute;
+      if ((entry.attrs === null) === direct) return false;
+      const attrs = field.sourceAttrs;
+      if (entry.sourceAttrs.length !== attrs.length) return false;
+      for (let j = 0; j < attrs.length; j++) if (entry.sourceAttrs[j] !== attrs[j]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The representation of one object: field name -> primitive value, in field order. `owner`
+   * gives the bound fields for values the fast path cannot produce (read on demand).
+   */
+  represent(instance: unknown, owner: PlanFields): Record<string, unknown> {
+    if (this.busy) return this.representInto(instance, owner, new Array<unknown>(this.entries.length));
     this.busy = true;
     try {
-      return this.representInto(instance, this.values);
+      return this.representInto(instance, owner, this.values);
     } finally {
       this.busy = false;
     }
   }
 
-  private representInto(instance: unknown, values: unknown[]): Record<string, unknown> {
+  private representInto(instance: unknown, owner: PlanFields, values: unknown[]): Record<string, unknown> {
     const entries = this.entries;
     const count = entries.length;
     let skipped = false;
     for (let i = 0; i < count; i++) {
       const entry = entries[i];
       let value: unknown = entry.attrs === null ? MISS : readPath(entry, instance);
-      if (value === MISS) value = readGeneric(entry.field, instance);
+      if (value === MISS) value = readGeneric(owner.readableFields[i], instance);
       if (value === SKIP) {
         skipped = true;
         values[i] = SKIP;
         continue;
       }
-      values[i] = value === null || value === undefined ? null : convert(entry, value);
+      values[i] = value === null || value === undefined ? null : convert(entry, value, owner, i);
     }
     if (this.build !== null && !skipped) return this.build(values);
     const ret: Record<string, unknown> = {};
@@ -109,7 +142,7 @@ function compileEntry(field: Field): Entry {
   const direct = field.getAttribute === Field.prototype.getAttribute;
   return {
     name: field.fieldName,
-    field,
+    sourceAttrs: [...field.sourceAttrs],
     attrs: direct ? [...field.sourceAttrs] : null,
     directClasses: field.sourceAttrs.map(() => null),
     convert: converterOf(field),
@@ -176,7 +209,7 @@ function readGeneric(field: Field, instance: unknown): unknown {
   }
 }
 
-function convert(entry: Entry, value: unknown): unknown {
+function convert(entry: Entry, value: unknown, owner: PlanFields, index: number): unknown {
   switch (entry.convert) {
     case Convert.Identity:
       if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
@@ -199,16 +232,33 @@ function convert(entry: Entry, value: unknown): unknown {
     default:
       if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
   }
-  return entry.field.toRepresentation(value);
+  return owner.readableFields[index].toRepresentation(value);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** Row builders by field-name list: one generated function per distinct list of names. */
+const rowBuilders = new Map<string, RowBuilder | null>();
+/** Beyond this many distinct lists (serializers built on the fly), the builders are dropped. */
+const MAX_ROW_BUILDERS = 1000;
+
 /**
- * A function building a row object from the values in field order, as one object literal.
- * Null when a name cannot be a plain literal key (`__proto__` would set the prototype).
+ * A function building a row object from the values in field order, as one object literal
+ * (shared by every plan with the same names). Null when a name cannot be a plain literal
+ * key (`__proto__` would set the prototype).
  */
 function rowBuilder(names: readonly string[]): RowBuilder | null {
+  const key = JSON.stringify(names);
+  let builder = rowBuilders.get(key);
+  if (builder === undefined) {
+    if (rowBuilders.size >= MAX_ROW_BUILDERS) rowBuilders.clear();
+    builder = compileRowBuilder(names);
+    rowBuilders.set(key, builder);
+  }
+  return builder;
+}
+
+function compileRowBuilder(names: readonly string[]): RowBuilder | null {
   if (!names.length || names.includes('__proto__') || new Set(names).size !== names.length) return null;
   const props = names.map((name, i) => `${IDENTIFIER.test(name) ? name : JSON.stringify(name)}: values[${i}]`);
   return new Function('values', `return { ${props.join(', ')} };`) as RowBuilder;
