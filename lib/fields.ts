@@ -18,11 +18,13 @@ import {
 } from './validators';
 import {
   DateValueError, durationString, formatDate, formatTime, fromZonedParts, humanizeFormats, isoformatDatetime,
-  parseDate, parseDatetime, parseDuration, parseTime, strftime, strptime, toZonedParts, type DateTimeParts,
+  parseDate, parseDatetime, parseDuration, parseTime, strftime, strptime, timedeltaString, toZonedParts, wallTimeInstants,
+  type DateTimeParts, type ParsedDateTime,
 } from './utils/datetimeFormat';
 import { htmlHas, isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
 import { getDecimal, quantizeDecimal, type DecimalTuple } from './utils/decimal';
 import { deferValue, isThenable } from './utils/pendingValues';
+import { dumps, floatRepr, loads } from './utils/json';
 
 // -- Sentinels ------------------------------------------------------------------------------
 
@@ -697,7 +699,10 @@ function uuidHex(data: unknown): string | null {
   return UUID_HEX_RE.test(text) ? text.toLowerCase() : null;
 }
 
-/** A UUID; input in any of the usual spellings, output as `format` (`hex_verbose` default). */
+/**
+ * A UUID; input in any of the usual spellings (or an integer), output as `format`
+ * (`hex_verbose` default, `hex`, `urn`, or `int`: a JSON integer, as a bigint).
+ */
 export class UUIDField extends Field {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Must be a valid UUID.' };
   static readonly validFormats: readonly UUIDFormat[] = ['hex_verbose', 'hex', 'int', 'urn'];
@@ -723,7 +728,8 @@ export class UUIDField extends Field {
     const verbose = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     switch (this.uuidFormat) {
       case 'hex': return hex;
-      case 'int': return BigInt(`0x${hex}`).toString();
+      // A 128-bit integer: a bigint, which the JSON renderer prints as a bare integer.
+      case 'int': return BigInt(`0x${hex}`);
       case 'urn': return `urn:uuid:${verbose}`;
       default: return verbose;
     }
@@ -1064,26 +1070,51 @@ export class DateTimeField extends TemporalField {
 
   override toInternalValue(value: unknown): Date {
     const inputFormats = this.inputFormats ?? apiSettings.DATETIME_INPUT_FORMATS;
+    if (isPlainDate(value)) this.fail('date');
     if (value instanceof Date) {
       if (Number.isNaN(value.getTime())) this.fail('invalid', { format: humanizeFormats(inputFormats, ISO_DATETIME) });
-      return value;
+      return this.enforceRange(value);
     }
     if (typeof value === 'string') {
       for (const inputFormat of inputFormats) {
+        let parsed: ParsedDateTime;
         try {
-          const parsed = inputFormat.toLowerCase() === ISO_8601 ? parseDatetime(value) : strptime(value, inputFormat);
-          if (parsed) {
-            const zone = parsed.offsetMinutes ?? this.defaultTimezone() ?? 0;
-            const date = fromZonedParts(parsed.parts, zone);
-            if (Number.isNaN(date.getTime())) this.fail('overflow');
-            return date;
-          }
+          const result = inputFormat.toLowerCase() === ISO_8601 ? parseDatetime(value) : strptime(value, inputFormat);
+          if (result === null) continue;
+          parsed = result;
         } catch (error) {
           if (!(error instanceof DateValueError)) throw error;
+          continue;
         }
+        return this.enforceTimezone(parsed);
       }
     }
     return this.fail('invalid', { format: humanizeFormats(inputFormats, ISO_DATETIME) });
+  }
+
+  /**
+   * The instant a parsed value names, as the original's `enforce_timezone`: an offset is used
+   * as given; a naive wall time is read in the field's zone, where a time skipped or repeated
+   * by a daylight-saving change is refused (`make_aware`); the result, in UTC and in the
+   * field's zone, must lie within years 1..9999 (`overflow`).
+   */
+  protected enforceTimezone(parsed: ParsedDateTime): Date {
+    const zone = this.defaultTimezone();
+    if (parsed.offsetMinutes !== null || zone === null || zone === 'UTC') {
+      const date = fromZonedParts(parsed.parts, parsed.offsetMinutes ?? 0);
+      return this.enforceRange(date);
+    }
+    const instants = wallTimeInstants(parsed.parts, zone);
+    if (instants.length !== 1) this.fail('make_aware', { timezone: zone });
+    return this.enforceRange(new Date(instants[0]));
+  }
+
+  private enforceRange(date: Date): Date {
+    const time = date.getTime();
+    if (Number.isNaN(time) || !inPythonRange(date, 'UTC')) this.fail('overflow');
+    const zone = this.defaultTimezone();
+    if (zone !== null && zone !== 'UTC' && !inPythonRange(date, zone)) this.fail('overflow');
+    return date;
   }
 
   override toRepresentation(value: unknown): unknown {
@@ -1104,6 +1135,21 @@ export class DateTimeField extends TemporalField {
 }
 
 const ISO_DATETIME = 'YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]';
+
+/** True when `date`'s wall-clock year in `zone` is one Python's `datetime` holds (1..9999). */
+function inPythonRange(date: Date, zone: string): boolean {
+  const year = toZonedParts(date, zone).parts.year;
+  return year >= 1 && year <= 9999;
+}
+
+/**
+ * A date without a time (`Temporal.PlainDate`): the original's `datetime.date`, which a
+ * `DateTimeField` refuses with its `date` message.
+ */
+function isPlainDate(value: unknown): boolean {
+  return value !== null && typeof value === 'object'
+    && (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Temporal.PlainDate';
+}
 
 /**
  * The ISO 8601 text of a UTC instant as the original prints it (`2024-01-02T03:04:05Z`, or
@@ -1202,21 +1248,30 @@ export class TimeField extends TemporalField {
   }
 }
 
-/** A length of time, kept as a whole number of microseconds; output `[DD] HH:MM:SS[.uuuuuu]`. */
+/**
+ * A length of time, kept as a whole number of microseconds; output `[DD] HH:MM:SS[.uuuuuu]`.
+ * Input is a duration string, or a number of seconds (`3600` is one hour), as the original
+ * reads `str(value)`. `maxValue`/`minValue` are microseconds, shown in messages as Python
+ * prints a `timedelta` (`1 day, 0:00:00`).
+ */
 export class DurationField extends MinMaxValueField {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Duration has wrong format. Use one of these formats instead: {format}.',
   };
 
-  /** `maxValue`/`minValue` are in microseconds; the messages show them as durations. */
+  /** `maxValue`/`minValue` are in microseconds; the messages show them as the original's `str(timedelta)`. */
   protected override displayLimit(limit: number): string {
-    return durationString(limit);
+    return timedeltaString(limit);
   }
 
   override toInternalValue(value: unknown): number {
-    if (typeof value === 'number' && Number.isFinite(value)) return value;
-    const parsed = parseDuration(String(value));
-    if (parsed !== null) return parsed;
+    // The original parses str(value): a number is seconds, spelled as Python spells it
+    // (`1e+16` is not a duration), and True/False/None are not durations.
+    const text = typeof value === 'number'
+      ? (Number.isSafeInteger(value) ? String(value) : floatRepr(value))
+      : typeof value === 'string' ? value : null;
+    const parsed = text === null ? null : parseDuration(text);
+    if (parsed !== null && Number.isFinite(parsed)) return parsed;
     return this.fail('invalid', { format: '[DD] [HH:[MM:]]ss[.uuuuuu]' });
   }
 
@@ -1757,13 +1812,18 @@ export class JSONField extends Field {
     const jsonString = data !== null && typeof data === 'object' && JSON_STRING in data ? (data as { [JSON_STRING]: string })[JSON_STRING] : null;
     try {
       if (this.binary || jsonString !== null) {
+        // A JSON document: parsed strictly (NaN and Infinity are not JSON), as the original's
+        // json.loads with its strict constants.
         const text = jsonString ?? (Buffer.isBuffer(data) ? data.toString('utf8') : data);
-        if (typeof text !== 'string') this.fail('invalid');
-        return JSON.parse(text, this.decoder);
+        if (typeof text !== 'string') return this.fail('invalid');
+        const value = loads(text);
+        return this.decoder ? JSON.parse(text, this.decoder) : value;
       }
-      if (data === undefined || typeof data === 'function' || typeof data === 'symbol' || typeof data === 'bigint') this.fail('invalid');
-      if (typeof data === 'number' && !Number.isFinite(data)) return data;
-      JSON.stringify(data, this.encoder);
+      if (this.encoder) {
+        if (JSON.stringify(data, this.encoder) === undefined) this.fail('invalid');
+      } else if (!isJsonValue(data)) {
+        this.fail('invalid');
+      }
     } catch (error) {
       if (error instanceof ValidationError) throw error;
       this.fail('invalid');
@@ -1771,10 +1831,26 @@ export class JSONField extends Field {
     return data;
   }
 
+  /** The value; with `binary`, its JSON text as bytes, spelled as the original's `json.dumps`. */
   override toRepresentation(value: unknown): unknown {
-    if (this.binary) return Buffer.from(JSON.stringify(value, this.encoder));
-    return value;
+    if (!this.binary) return value;
+    const encodable = this.encoder ? JSON.parse(JSON.stringify(value, this.encoder) ?? 'null') as unknown : value;
+    return Buffer.from(dumps(encodable));
   }
+}
+
+/**
+ * True when `value` survives encoding as JSON unchanged, as the original checks with a plain
+ * `json.dumps`: null, booleans, strings, finite numbers, arrays and plain objects of those.
+ * NaN and infinities, dates, sets, buffers, functions and `undefined` do not.
+ */
+function isJsonValue(value: unknown, depth = 0): boolean {
+  if (depth > 1000) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  if (isPlainObject(value)) return Object.values(value).every((item) => isJsonValue(item, depth + 1));
+  return false;
 }
 
 // -- Miscellaneous --------------------------------------------------------------------------

@@ -331,7 +331,7 @@ fieldValues('JSONField', () => new JSONField(), {
 fieldValues('JSONField binary', () => new JSONField({ binary: true }), {
   valid: [['{"a": 1, "b": [1, 2]}', { a: 1, b: [1, 2] }], [Buffer.from('[1]'), [1]]],
   invalid: [['{"a": "unterminated string}', ['Value must be valid JSON.']], [{ a: 1 }, ['Value must be valid JSON.']]],
-  outputs: [[{ a: 1 }, Buffer.from('{"a":1}')]],
+  outputs: [[{ a: 1 }, Buffer.from('{"a": 1}')]],
 });
 
 const misc = suite('fields :: base behaviour');

@@ -83,6 +83,8 @@ export function parseDatetime(value: string): ParsedDateTime | null {
     const minutes = tz.length > 3 ? Number(tz.slice(-2)) : 0;
     offsetMinutes = 60 * Number(tz.slice(1, 3)) + minutes;
     if (tz[0] === '-') offsetMinutes = -offsetMinutes;
+    // Python's fixed-offset tzinfo must lie strictly within a day (`-24:00` is refused).
+    if (Math.abs(offsetMinutes) >= 1440) throw new DateValueError('offset must be strictly between -24:00 and 24:00');
   }
   return { parts, offsetMinutes };
 }
@@ -147,6 +149,25 @@ export function durationString(totalMicroseconds: number): string {
   let text = `${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
   if (days) text = `${days} ${text}`;
   if (microseconds) text += `.${pad(microseconds, 6)}`;
+  return text;
+}
+
+/**
+ * Format microseconds as Python's `str(timedelta)`: `1 day, 0:00:00`, `4 days, 0:00:00`,
+ * `0:00:01`, `-1 day, 23:59:59`, `0:00:00.000005` (the original's limit messages).
+ */
+export function timedeltaString(totalMicroseconds: number): string {
+  const days = Math.floor(totalMicroseconds / 86400e6);
+  let rest = totalMicroseconds - days * 86400e6;
+  const hours = Math.floor(rest / 3600e6);
+  rest -= hours * 3600e6;
+  const minutes = Math.floor(rest / 60e6);
+  rest -= minutes * 60e6;
+  const seconds = Math.floor(rest / 1e6);
+  const microseconds = Math.round(rest - seconds * 1e6);
+  let text = `${hours}:${pad(minutes)}:${pad(seconds)}`;
+  if (microseconds) text += `.${pad(microseconds, 6)}`;
+  if (days) text = `${days} ${Math.abs(days) === 1 ? 'day' : 'days'}, ${text}`;
   return text;
 }
 
@@ -219,6 +240,24 @@ export function fromZonedParts(parts: DateTimeParts, zone: string | number): Dat
   let guess = base - timeZoneOffset(base, zone) * 60000;
   guess = base - timeZoneOffset(guess, zone) * 60000;
   return new Date(guess);
+}
+
+/**
+ * Every instant whose wall-clock time in `timeZone` is `parts`: one as a rule, none for a
+ * time skipped by a daylight-saving change (`02:30` on a spring-forward night), two for a
+ * repeated one (`01:30` on a fall-back night).
+ */
+export function wallTimeInstants(parts: DateTimeParts, timeZone: string): number[] {
+  const local = fromZonedParts(parts, 0).getTime();
+  // The offsets in force a day either side cover any single transition around this time.
+  const offsets = new Set([timeZoneOffset(local - 86400000, timeZone), timeZoneOffset(local, timeZone),
+    timeZoneOffset(local + 86400000, timeZone)]);
+  const instants = new Set<number>();
+  for (const offset of offsets) {
+    const instant = local - offset * 60000;
+    if (timeZoneOffset(instant, timeZone) === offset) instants.add(instant);
+  }
+  return [...instants].sort((a, b) => a - b);
 }
 
 /** Python's `datetime.isoformat()` for an aware datetime: offset `+00:00` written as `Z`. */

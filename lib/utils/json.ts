@@ -1,7 +1,8 @@
 /**
  * The one JSON module of the framework: output byte-identical to the original's JSON
  * renderer (Python's `json.dumps` with its encoder), and a parser that reports errors with
- * Python's messages and can accept `NaN`/`Infinity` when not strict.
+ * Python's messages. Both are strict by default, as the original's `utils/json` wrapper:
+ * `NaN`/`Infinity` raise unless `strict: false` (STRICT_JSON off for the renderer and parser).
  *
  * Numbers: JavaScript cannot tell `1` from `1.0`, so integral numbers print as integers
  * (`1`) and others like Python's float repr (`1e-05`, `1.5e+16`). Wrap a value in
@@ -21,7 +22,10 @@ export interface DumpsOptions {
   ensureAscii?: boolean;
   /** Use `,` and `:` without spaces (the original's COMPACT_JSON). Ignored with `indent`. */
   compact?: boolean;
-  /** Reject NaN and infinities (the original's STRICT_JSON). Default false, like Python. */
+  /**
+   * Reject NaN and infinities (default true, as the original's json wrapper sets
+   * `allow_nan=False`); `strict: false` writes `NaN`/`Infinity`. The renderer passes STRICT_JSON.
+   */
   strict?: boolean;
 }
 
@@ -210,11 +214,11 @@ function escapeNonAscii(text: string): string {
 /**
  * Serialise `value` as Python's `json.dumps` would with the original's encoder.
  * Throws `RangeError('Out of range float values are not JSON compliant')` for NaN and
- * infinities when `strict`, and `TypeError` for values JSON cannot represent.
+ * infinities unless `strict: false`, and `TypeError` for values JSON cannot represent.
  */
 export function dumps(value: unknown, options: DumpsOptions = {}): string {
   const ensureAscii = options.ensureAscii ?? true;
-  const strict = options.strict ?? false;
+  const strict = options.strict ?? true;
   const indent = options.indent ?? null;
   const itemSep = indent !== null ? ',' : options.compact ? ',' : ', ';
   const keySep = options.compact && indent === null ? ':' : ': ';
@@ -315,7 +319,10 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
 
 /** Options of `loads`. */
 export interface LoadsOptions {
-  /** Reject `NaN`, `Infinity` and `-Infinity` (the original's STRICT_JSON). Default false. */
+  /**
+   * Reject `NaN`, `Infinity` and `-Infinity` (default true, as the original's json wrapper's
+   * `strict_constant`); `strict: false` reads them. The parser passes STRICT_JSON.
+   */
   strict?: boolean;
 }
 
@@ -445,8 +452,8 @@ class Decoder {
 }
 
 /**
- * Parse JSON text like Python's `json.loads`: `NaN`, `Infinity` and `-Infinity` are accepted
- * unless `strict` (then a `RangeError` naming the constant is thrown); malformed text throws
+ * Parse JSON text like the original's `json.loads`: `NaN`, `Infinity` and `-Infinity` throw a
+ * `RangeError` naming the constant unless `strict: false` (then they are read); malformed text throws
  * `JSONDecodeError` with Python's message (`Expecting value: line 1 column 1 (char 0)`).
  */
 export function loads(text: string, options: LoadsOptions = {}): unknown {
@@ -454,6 +461,6 @@ export function loads(text: string, options: LoadsOptions = {}): unknown {
     // Fast path: the platform parser accepts exactly the valid documents without constants.
     return JSON.parse(text);
   } catch {
-    return new Decoder(text, options.strict ?? false).decode();
+    return new Decoder(text, options.strict ?? true).decode();
   }
 }
