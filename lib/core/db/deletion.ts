@@ -3,7 +3,6 @@
  * `onDelete: 'CASCADE'` are deleted first, `'SET NULL'` ones are nulled, many-to-many join
  * rows are removed, and `preDelete`/`postDelete` are sent per instance when anyone listens.
  */
-import { Op, type WhereOptions } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo, type RelationInfo } from './fieldInfo';
 import { preDelete, postDelete } from './signals';
@@ -55,26 +54,23 @@ export async function deleteInstances(model: ModelCtor, instances: Model[]): Pro
     for (const instance of instances) await preDelete.send(model, { instance });
     const pks = instances.map((i) => i.get(pkName));
     await handleDependents(model, pks);
-    const count = await model.destroy({ where: { [pkName]: { [Op.in]: pks } } });
+    const { QuerySet } = await import('./queryset');
+    const count = await new QuerySet(model).filter({ pk__in: pks }).deleteRows();
     for (const instance of instances) await postDelete.send(model, { instance });
     return count;
   };
   return dependentRelations(model).length || instances.length > 1 ? atomic(run) : run();
 }
 
-/** Delete rows matching `where` (unaliased) / `aliasedWhere` (for the SELECT). */
+/**
+ * Delete a QuerySet's rows: `bulkDelete()` (one DELETE) when nothing listens and nothing
+ * depends on them, else `fetchRows(pkOnly)` then `deleteInstances()` in one transaction.
+ */
 export async function deleteQuerySetRows(
   model: ModelCtor,
-  where: WhereOptions | undefined,
-  aliasedWhere: WhereOptions | undefined,
+  bulkDelete: () => Promise<number>,
+  fetchRows: (pkOnly: boolean) => Promise<Model[]>,
 ): Promise<number> {
-  if (!hasSignals(model) && !dependentRelations(model).length) {
-    return model.destroy({ where: where ?? {} });
-  }
-  return atomic(async () => {
-    const pkName = model.primaryKeyAttribute;
-    const options = hasSignals(model) ? { where: aliasedWhere } : { where: aliasedWhere, attributes: [pkName] };
-    const rows = await model.findAll(options);
-    return deleteInstances(model, rows);
-  });
+  if (!hasSignals(model) && !dependentRelations(model).length) return bulkDelete();
+  return atomic(async () => deleteInstances(model, await fetchRows(!hasSignals(model))));
 }

@@ -1,14 +1,17 @@
 /**
  * Compiles Django lookups (`owner__username__icontains`) and `Q` trees into SQL `WHERE`
  * fragments. Every name is resolved against model metadata first (unknown -> `FieldError`);
- * values are always escaped by the dialect. Relations are followed with `IN (SELECT ...)`
- * subqueries, so multi-valued relations never duplicate rows and slicing stays exact.
+ * values never enter the SQL text: each becomes a `$n` placeholder and is appended to the
+ * context's `params`, sent to the driver as a bound parameter (a NUL byte or a quote is just a
+ * value). Relations are followed with `IN (SELECT ...)` subqueries, so multi-valued relations
+ * never duplicate rows and slicing stays exact.
  */
 import type { Sequelize, ModelCtor } from 'sequelize-typescript';
 import { Q } from './q';
 import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError, NotSupportedError, ValueError } from './errors';
 import { formatDbDatetime } from './connection';
+import { integerRange } from './integerRange';
 
 /** The lookups this layer understands. */
 export const LOOKUPS = new Set([
@@ -16,12 +19,11 @@ export const LOOKUPS = new Set([
   'regex', 'iregex', 'in', 'gt', 'gte', 'lt', 'lte', 'isnull', 'range',
 ]);
 
-/** Quoting and escaping for one connection. */
+/** Identifier quoting for one connection (values are bound, never quoted into SQL). */
 export interface SqlDialect {
   vendor: 'sqlite' | 'mysql';
   quote(identifier: string): string;
   quoteTable(model: ModelCtor): string;
-  escape(value: unknown): string;
 }
 
 /** Build the dialect helpers for a Sequelize instance. */
@@ -34,16 +36,31 @@ export function dialectFor(sequelize: Sequelize): SqlDialect {
     vendor: sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql',
     quote: (identifier) => generator.quoteIdentifier(identifier),
     quoteTable: (model) => generator.quoteTable(model.getTableName()),
-    escape: (value) =>
-      value instanceof Date
-        ? sequelize.escape(formatDbDatetime(value))
-        : sequelize.escape(value as string),
   };
+}
+
+/**
+ * A value as the drivers bind it: dates as Django's UTC text, booleans as 1/0, big integers
+ * as decimal text; everything else unchanged.
+ */
+export function driverValue(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return formatDbDatetime(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+/** Append `value` to the bound parameters and return its placeholder (`$3`). */
+export function bindParameter(params: unknown[], value: unknown): string {
+  params.push(driverValue(value));
+  return `$${params.length}`;
 }
 
 /** Something usable as the right-hand side of `__in` (a QuerySet). */
 export interface Subquery {
-  toSubquerySql(dialect: SqlDialect): string;
+  /** The subquery's SQL; its values are appended to `ctx.params`. */
+  toSubquerySql(ctx: CompileContext): string;
 }
 
 function isSubquery(value: unknown): value is Subquery {
@@ -64,17 +81,36 @@ function pkOf(value: unknown): unknown {
   return value;
 }
 
-/** Convert a lookup value to what the column stores; raises `ValueError` like Django. */
-export function convertValue(field: FieldInfo, raw: unknown): unknown {
+/**
+ * An integer lookup value the column cannot hold (`above` its maximum or below its minimum):
+ * the comparison is decided without SQL, as Django 5 does, instead of overflowing the driver.
+ */
+class OutOfRange {
+  constructor(readonly above: boolean) {}
+}
+
+function integerValue(field: FieldInfo, value: unknown, vendor: SqlDialect['vendor']): unknown {
+  let whole: bigint;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' && Number.isInteger(value)) whole = BigInt(value);
+  else if (typeof value === 'number' && (value === Infinity || value === -Infinity)) return new OutOfRange(value > 0);
+  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) whole = BigInt(value.trim());
+  else if (typeof value === 'bigint') whole = value;
+  else throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
+  const range = integerRange(field, vendor);
+  if (range && (whole < range.min || whole > range.max)) return new OutOfRange(whole > range.max);
+  const number = Number(whole);
+  return Number.isSafeInteger(number) ? number : whole.toString();
+}
+
+/**
+ * Convert a lookup value to what the column stores; raises `ValueError` like Django. An
+ * integer outside the column's range comes back as an `OutOfRange` marker.
+ */
+function convertValue(field: FieldInfo, raw: unknown, vendor: SqlDialect['vendor']): unknown {
   const value = pkOf(raw);
   if (value === null || value === undefined) return null;
-  if (INTEGER_TYPES.has(field.type)) {
-    if (typeof value === 'number' && Number.isInteger(value)) return value;
-    if (typeof value === 'boolean') return value ? 1 : 0;
-    if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) return Number(value);
-    if (typeof value === 'bigint') return value.toString();
-    throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
-  }
+  if (INTEGER_TYPES.has(field.type)) return integerValue(field, value, vendor);
   if (NUMBER_TYPES.has(field.type)) {
     const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
     if (Number.isFinite(number)) return field.type === 'DECIMAL' && typeof value === 'string' ? value.trim() : number;
@@ -124,51 +160,81 @@ function globEscape(text: string): string {
  * SQLite answer by registering a REGEXP function in Python; node's sqlite3 driver cannot register
  * functions and the bundled SQLite has none, so the lookup is refused there with a clear error.
  */
-function regexSql(dialect: SqlDialect, ref: string, lookup: 'regex' | 'iregex', pattern: string): string {
-  if (dialect.vendor === 'sqlite') {
+function regexSql(ctx: CompileContext, ref: string, lookup: 'regex' | 'iregex', pattern: string): string {
+  if (ctx.dialect.vendor === 'sqlite') {
     throw new NotSupportedError(
       `The '${lookup}' lookup is not supported by the SQLite backend: node's sqlite3 driver cannot ` +
         'register a REGEXP function. Use MySQL/MariaDB, or a contains/startswith lookup.',
     );
   }
-  return `${ref} REGEXP ${dialect.escape(`${lookup === 'regex' ? '(?-i)' : '(?i)'}${pattern}`)}`;
+  return `${ref} REGEXP ${bindParameter(ctx.params, `${lookup === 'regex' ? '(?-i)' : '(?i)'}${pattern}`)}`;
+}
+
+/**
+ * SQLite's LIKE and GLOB read their pattern only up to a NUL byte, so a value holding one is
+ * matched on the bytes instead (`instr`/`substr` over BLOBs compare the whole value).
+ */
+function sqliteNulPatternSql(ctx: CompileContext, ref: string, lookup: string, text: string): string {
+  const insensitive = lookup.startsWith('i');
+  const column = `CAST(${insensitive ? `LOWER(${ref})` : ref} AS BLOB)`;
+  const value = `CAST(${insensitive ? `LOWER(${bindParameter(ctx.params, text)})` : bindParameter(ctx.params, text)} AS BLOB)`;
+  if (lookup.endsWith('contains')) return `INSTR(${column}, ${value}) > 0`;
+  if (lookup.endsWith('startswith')) return `INSTR(${column}, ${value}) = 1`;
+  return `SUBSTR(${column}, -${Buffer.byteLength(text)}) = ${value}`;
+}
+
+/** `ref <op> value`; beyond the column's range every row (not NULL) or none compares true. */
+function comparisonSql(ctx: CompileContext, ref: string, operator: '>' | '>=' | '<' | '<=', value: unknown): string {
+  if (!(value instanceof OutOfRange)) return `${ref} ${operator} ${bindParameter(ctx.params, value)}`;
+  const greater = operator.startsWith('>');
+  return greater === value.above ? '1=0' : `${ref} IS NOT NULL`;
 }
 
 /** The SQL for one lookup on one column reference. */
-function leafSql(dialect: SqlDialect, ref: string, field: FieldInfo, lookup: string, raw: unknown): string {
-  const e = (v: unknown): string => dialect.escape(v);
+function leafSql(ctx: CompileContext, ref: string, field: FieldInfo, lookup: string, raw: unknown): string {
+  const dialect = ctx.dialect;
+  const e = (v: unknown): string => bindParameter(ctx.params, v);
   if (lookup === 'isnull') {
     const flag = typeof raw === 'string' ? ['true', '1', 't'].includes(raw.toLowerCase()) : Boolean(raw);
     return flag ? `${ref} IS NULL` : `${ref} IS NOT NULL`;
   }
   if (lookup === 'in') {
-    if (isSubquery(raw)) return `${ref} IN (${raw.toSubquerySql(dialect)})`;
+    if (isSubquery(raw)) return `${ref} IN (${raw.toSubquerySql({ ...ctx, alias: null })})`;
     const list = raw instanceof Set ? [...raw] : Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
     if (!list) throw new ValueError(`Field '${field.name}' expected a list for the 'in' lookup but got ${repr(raw)}.`);
-    const values = list.map((v) => convertValue(field, v)).filter((v) => v !== null);
+    const values = list.map((v) => convertValue(field, v, dialect.vendor)).filter((v) => v !== null && !(v instanceof OutOfRange));
     if (!values.length) return '1=0';
     return `${ref} IN (${values.map(e).join(', ')})`;
   }
   if (lookup === 'range') {
     if (!Array.isArray(raw) || raw.length !== 2) throw new ValueError(`The 'range' lookup on '${field.name}' needs a [low, high] pair.`);
-    return `${ref} BETWEEN ${e(convertValue(field, raw[0]))} AND ${e(convertValue(field, raw[1]))}`;
+    const low = convertValue(field, raw[0], dialect.vendor);
+    const high = convertValue(field, raw[1], dialect.vendor);
+    if (low instanceof OutOfRange || high instanceof OutOfRange) {
+      const parts = [comparisonSql(ctx, ref, '>=', low), comparisonSql(ctx, ref, '<=', high)];
+      return parts.includes('1=0') ? '1=0' : parts.join(' AND ');
+    }
+    return `${ref} BETWEEN ${e(low)} AND ${e(high)}`;
   }
   if (raw === null || raw === undefined) {
     if (lookup === 'exact' || lookup === 'iexact') return `${ref} IS NULL`;
     throw new ValueError('Cannot use None as a query value');
   }
   switch (lookup) {
-    case 'exact':
-      return `${ref} = ${e(convertValue(field, raw))}`;
-    case 'gt': return `${ref} > ${e(convertValue(field, raw))}`;
-    case 'gte': return `${ref} >= ${e(convertValue(field, raw))}`;
-    case 'lt': return `${ref} < ${e(convertValue(field, raw))}`;
-    case 'lte': return `${ref} <= ${e(convertValue(field, raw))}`;
+    case 'exact': {
+      const value = convertValue(field, raw, dialect.vendor);
+      return value instanceof OutOfRange ? '1=0' : `${ref} = ${e(value)}`;
+    }
+    case 'gt': return comparisonSql(ctx, ref, '>', convertValue(field, raw, dialect.vendor));
+    case 'gte': return comparisonSql(ctx, ref, '>=', convertValue(field, raw, dialect.vendor));
+    case 'lt': return comparisonSql(ctx, ref, '<', convertValue(field, raw, dialect.vendor));
+    case 'lte': return comparisonSql(ctx, ref, '<=', convertValue(field, raw, dialect.vendor));
     default: break;
   }
   const text = String(pkOf(raw));
-  if (lookup === 'regex' || lookup === 'iregex') return regexSql(dialect, ref, lookup, text);
+  if (lookup === 'regex' || lookup === 'iregex') return regexSql(ctx, ref, lookup, text);
   if (lookup === 'iexact') return `LOWER(${ref}) = LOWER(${e(text)})`;
+  if (dialect.vendor === 'sqlite' && text.includes('\0')) return sqliteNulPatternSql(ctx, ref, lookup, text);
   const [before, after] =
     lookup.endsWith('contains') ? ['%', '%'] : lookup.endsWith('startswith') ? ['', '%'] : ['%', ''];
   if (lookup.startsWith('i')) {
@@ -234,10 +300,14 @@ function columnOf(model: ModelCtor, attribute: string): string {
   return getFieldInfo(model).getField(attribute)?.column ?? attribute;
 }
 
-/** Where-compilation context: the dialect and the main table's alias (null inside subqueries / UPDATE). */
+/**
+ * Where-compilation context: the dialect, the main table's alias (null inside subqueries /
+ * UPDATE) and the bound parameters collected so far (shared by nested contexts).
+ */
 export interface CompileContext {
   dialect: SqlDialect;
   alias: string | null;
+  params: unknown[];
 }
 
 function ref(ctx: CompileContext, column: string): string {
@@ -283,7 +353,7 @@ function compileLookup(model: ModelCtor, key: string, value: unknown, ctx: Compi
     return wantNull ? `NOT (${exists})` : exists;
   }
   const columnRef = ref(hops.length ? { ...ctx, alias: null } : ctx, field.column);
-  let sql = leafSql(ctx.dialect, columnRef, field, lookup, value);
+  let sql = leafSql(ctx, columnRef, field, lookup, value);
   if (negated && field.allowNull && lookup !== 'isnull' && !hops.length) {
     // Django's exclude() keeps rows whose column is NULL.
     sql = `(${sql} AND ${columnRef} IS NOT NULL)`;

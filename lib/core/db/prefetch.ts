@@ -3,10 +3,11 @@
  * relation (and per level of `a__b` paths), then attach the results to the instances under
  * the relation's name (`snippet.owner`, `user.snippets`, `user.groups`).
  */
-import { Op } from 'sequelize';
+import { literal } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError } from './errors';
+import { bindParameter } from './lookups';
 
 function attach(instance: Model, name: string, value: unknown): void {
   (instance.dataValues as Record<string, unknown>)[name] = value;
@@ -48,10 +49,14 @@ async function prefetchOne(instances: Model[], model: ModelCtor, relation: Relat
   );
   if (!reverse) throw new FieldError(`Cannot prefetch '${relation.name}': ${target.name} has no reverse relation to ${model.name}.`);
   const sourcePk = model.primaryKeyAttribute;
-  const options = {
-    include: [{ association: reverse.name, attributes: [sourcePk], where: { [sourcePk]: { [Op.in]: keys } }, through: { attributes: [] }, required: true }],
-  };
-  const related = keys.length ? await new QuerySet(target).fetchWith(options) : [];
+  const pkColumn = getFieldInfo(model).pk.column;
+  const related = keys.length
+    ? await new QuerySet(target).fetchWith((params, dialect) => {
+      const placeholders = keys.map((key) => bindParameter(params, key)).join(', ');
+      const where = literal(`${dialect.quote(reverse.name)}.${dialect.quote(pkColumn)} IN (${placeholders})`);
+      return [{ association: reverse.name, attributes: [sourcePk], where, through: { attributes: [] }, required: true }];
+    })
+    : [];
   const lists = new Map<string, Model[]>();
   for (const row of related) {
     const owners = (row.get(reverse.name) as Model[] | undefined) ?? [];

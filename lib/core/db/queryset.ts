@@ -5,16 +5,17 @@
  *     const qs = Snippet.objects.filter({ owner__username__icontains: 'an' }).orderBy('-created').slice(0, 10);
  *     for await (const snippet of qs) { ... }
  */
-import { Op, literal, type FindOptions, type IncludeOptions, type OrderItem, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, literal, type FindOptions, type IncludeOptions, type OrderItem, type WhereOptions } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { Q, type Lookups } from './q';
-import { compileQ, dialectFor, resolveLookupPath, type CompileContext, type SqlDialect, type Subquery } from './lookups';
+import { bindParameter, compileQ, dialectFor, resolveLookupPath, type CompileContext, type SqlDialect, type Subquery } from './lookups';
 import { getFieldInfo, type RelationInfo } from './fieldInfo';
 import { ensureModel } from './connection';
 import { FieldError, ObjectDoesNotExist, MultipleObjectsReturned, QuerySetError } from './errors';
 import { atomic } from './transaction';
 import { deleteQuerySetRows } from './deletion';
 import { prefetchRelatedObjects } from './prefetch';
+import { columnValue, runBulkWrite } from './boundWrite';
 
 const MAX_GET_RESULTS = 21;
 
@@ -171,13 +172,16 @@ export class QuerySet<M extends Model> implements Subquery {
 
   // ---------------------------------------------------------------- compilation
 
-  private context(alias: string | null): CompileContext {
-    return { dialect: dialectFor(ensureModel(this.modelCtor).sequelize), alias };
+  /** The dialect of the model's connection. */
+  protected get dialect(): SqlDialect {
+    return dialectFor(ensureModel(this.modelCtor).sequelize);
   }
 
-  /** The WHERE condition as SQL (null: no condition), qualified with `alias`. */
-  protected whereSql(alias: string | null): string | null {
-    const ctx = this.context(alias);
+  /**
+   * The WHERE condition as SQL (null: no condition), qualified with `ctx.alias`; its values
+   * are appended to `ctx.params` as bound parameters.
+   */
+  protected whereSql(ctx: CompileContext): string | null {
     const parts: string[] = [];
     for (const q of this.state.where) {
       const sql = compileQ(this.modelCtor, q, ctx);
@@ -186,9 +190,12 @@ export class QuerySet<M extends Model> implements Subquery {
     return parts.length ? parts.join(' AND ') : null;
   }
 
-  private whereOption(alias: string | null): WhereOptions | undefined {
-    const sql = this.whereSql(alias);
-    return sql === null ? undefined : { [Op.and]: [literal(sql)] };
+  /** The WHERE condition as Sequelize options: a literal plus its `bind` parameters. */
+  private whereOptions(alias: string | null): { where?: WhereOptions; bind?: unknown[] } {
+    const ctx: CompileContext = { dialect: this.dialect, alias, params: [] };
+    const sql = this.whereSql(ctx);
+    if (sql === null) return {};
+    return ctx.params.length ? { where: { [Op.and]: [literal(sql)] }, bind: ctx.params } : { where: { [Op.and]: [literal(sql)] } };
   }
 
   private includeTree(orderingPaths: string[][]): Map<string, IncludeNode> {
@@ -270,7 +277,7 @@ export class QuerySet<M extends Model> implements Subquery {
   protected findOptions(): FindOptions {
     const { order, paths } = this.orderOptions();
     const include = this.includeOptions(this.includeTree(paths));
-    const options: FindOptions = { where: this.whereOption(this.model.name), order, subQuery: false };
+    const options: FindOptions = { ...this.whereOptions(this.model.name), order, subQuery: false };
     if (include.length) options.include = include;
     if (this.state.limit !== null) options.limit = this.state.limit;
     if (this.state.offset) {
@@ -281,12 +288,13 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** `SELECT <field column> FROM <table> WHERE ...` for use inside `__in` lookups. */
-  toSubquerySql(dialect: SqlDialect, fieldName = 'pk'): string {
+  toSubquerySql(ctx: CompileContext, fieldName = 'pk'): string {
+    const dialect = ctx.dialect;
     if (this.state.limit !== null || this.state.offset) throw new QuerySetError('Sliced querysets cannot be used as subqueries.');
     if (this.state.empty) return `SELECT NULL WHERE 1=0`;
     const field = getFieldInfo(this.modelCtor).getField(fieldName);
     if (!field) throw new FieldError(`Cannot resolve keyword '${fieldName}' into field. Choices are: ${getFieldInfo(this.modelCtor).lookupNames.join(', ')}`);
-    const where = this.whereSql(null);
+    const where = this.whereSql({ ...ctx, alias: null });
     return `SELECT ${dialect.quote(field.column)} FROM ${dialect.quoteTable(this.modelCtor)}${where ? ` WHERE ${where}` : ''}`;
   }
 
@@ -303,12 +311,16 @@ export class QuerySet<M extends Model> implements Subquery {
     return rows;
   }
 
-  /** @internal `fetch()` with extra Sequelize include options (used by prefetching). */
-  async fetchWith(extra: Pick<FindOptions, 'include'>): Promise<M[]> {
+  /**
+   * @internal `fetch()` with extra Sequelize include options (used by prefetching); `extra`
+   * receives the bound parameters so far and appends its own.
+   */
+  async fetchWith(extra: (params: unknown[], dialect: SqlDialect) => IncludeOptions[]): Promise<M[]> {
     if (this.state.empty || this.state.limit === 0) return [];
     const options = this.findOptions();
-    const include = [...((options.include as IncludeOptions[] | undefined) ?? []), ...((extra.include as IncludeOptions[] | undefined) ?? [])];
-    return (await this.modelCtor.findAll({ ...options, include })) as M[];
+    const params = [...((options.bind as unknown[] | undefined) ?? [])];
+    const include = [...((options.include as IncludeOptions[] | undefined) ?? []), ...extra(params, this.dialect)];
+    return (await this.modelCtor.findAll({ ...options, include, ...(params.length ? { bind: params } : {}) })) as M[];
   }
 
   /** Iterate over the results: `for await (const row of qs)`. */
@@ -330,7 +342,7 @@ export class QuerySet<M extends Model> implements Subquery {
       const options = { ...this.findOptions(), attributes: [pk], include: undefined, order: [] };
       return (await this.modelCtor.findAll(options)).length;
     }
-    return this.modelCtor.count({ where: this.whereOption(this.model.name) });
+    return this.modelCtor.count(this.whereOptions(this.model.name));
   }
 
   /** True when at least one row matches. */
@@ -409,16 +421,18 @@ export class QuerySet<M extends Model> implements Subquery {
     this.assertNotSliced('update');
     if (this.state.empty) return 0;
     const info = getFieldInfo(this.modelCtor);
-    const data: Record<string, unknown> = {};
+    const ctx: CompileContext = { dialect: this.dialect, alias: null, params: [] };
+    const assignments: string[] = [];
     for (const [key, value] of Object.entries(values)) {
-      const field = info.getField(key);
       const relation = info.getRelation(key);
-      if (field) data[field.name] = value;
-      else if (relation && relation.kind === 'belongsTo') data[relation.foreignKey] = value === null ? null : (value as { pk?: unknown }).pk ?? value;
-      else throw new FieldError(`Cannot resolve keyword '${key}' into field. Choices are: ${info.lookupNames.join(', ')}`);
+      const field = info.getField(key) ?? (relation && relation.kind === 'belongsTo' ? info.getField(relation.foreignKey) : undefined);
+      if (!field) throw new FieldError(`Cannot resolve keyword '${key}' into field. Choices are: ${info.lookupNames.join(', ')}`);
+      assignments.push(`${ctx.dialect.quote(field.column)} = ${bindParameter(ctx.params, columnValue(field, value))}`);
     }
-    const [affected] = await this.modelCtor.update(data as never, { where: this.whereOption(null) ?? {} });
-    return affected;
+    if (!assignments.length) return 0;
+    const where = this.whereSql(ctx);
+    const sql = `UPDATE ${ctx.dialect.quoteTable(this.modelCtor)} SET ${assignments.join(', ')}${where ? ` WHERE ${where}` : ''}`;
+    return runBulkWrite(this.modelCtor, sql, ctx.params, QueryTypes.BULKUPDATE);
   }
 
   /**
@@ -430,7 +444,23 @@ export class QuerySet<M extends Model> implements Subquery {
   async delete(): Promise<number> {
     if (this.state.limit !== null || this.state.offset) throw new QuerySetError("Cannot use 'limit' or 'offset' with delete.");
     if (this.state.empty) return 0;
-    return deleteQuerySetRows(this.modelCtor, this.whereOption(null), this.whereOption(this.model.name));
+    return deleteQuerySetRows(this.modelCtor, () => this.deleteRows(), (pkOnly) => this.fetchForDelete(pkOnly));
+  }
+
+  /** @internal One `DELETE ... WHERE` of the matching rows: no signals, no dependents. */
+  async deleteRows(): Promise<number> {
+    if (this.state.empty) return 0;
+    const ctx: CompileContext = { dialect: this.dialect, alias: null, params: [] };
+    const where = this.whereSql(ctx);
+    const sql = `DELETE FROM ${ctx.dialect.quoteTable(this.modelCtor)}${where ? ` WHERE ${where}` : ''}`;
+    return runBulkWrite(this.modelCtor, sql, ctx.params, QueryTypes.BULKDELETE);
+  }
+
+  private async fetchForDelete(pkOnly: boolean): Promise<M[]> {
+    const { where, bind } = this.whereOptions(this.model.name);
+    const options: FindOptions = { where, bind };
+    if (pkOnly) options.attributes = [this.modelCtor.primaryKeyAttribute];
+    return (await this.modelCtor.findAll(options)) as M[];
   }
 
   /** Plain objects of the given fields (all concrete fields when none are named). */
