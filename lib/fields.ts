@@ -840,12 +840,19 @@ export class IntegerField extends MinMaxValueField {
     if (typeof data === 'string' && (INTEGER_RE.test(data) || INTEGER_UNDERSCORE_RE.test(data))) {
       const value = Number(data.replace(/_/g, '').replace(/\.0*\s*$/, ''));
       if (Number.isSafeInteger(value)) return value;
+      // Beyond a double's exact integers the original still parses the number; the limits then
+      // answer 'Ensure this value is ...' (a ModelSerializer field always has the column's).
+      if (this.beyondLimits(value)) return value;
     }
     return this.fail('invalid');
   }
 
   override toRepresentation(value: unknown): number {
     return typeof value === 'number' ? Math.trunc(value) : Math.trunc(Number(value));
+  }
+
+  private beyondLimits(value: number): boolean {
+    return (this.maxValue !== null && value > this.maxValue) || (this.minValue !== null && value < this.minValue);
   }
 }
 

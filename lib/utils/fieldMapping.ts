@@ -4,6 +4,8 @@
  */
 import type { ModelCtor } from 'sequelize-typescript';
 import type { FieldInfo, RelationInfo } from '../core/db';
+import { getVendor } from '../core/db/connection';
+import { integerRange } from '../core/db/integerRange';
 import {
   BooleanField, CharField, DateField, DateTimeField, DecimalField, DurationField, EmailField, Field, FileField,
   FloatField, ImageField, IntegerField, IPAddressField, JSONField, ModelField, SlugField, TimeField, URLField, UUIDField,
@@ -95,6 +97,20 @@ function defaultQueryset(model: ModelCtor): unknown {
   return (model as unknown as { objects: { all(): unknown } }).objects.all();
 }
 
+/**
+ * Django's integer fields validate the column's range (`MinValueValidator` /
+ * `MaxValueValidator` from `integer_field_range`), which the original turns into `min_value` /
+ * `max_value`. Limits a double cannot hold exactly (BIGINT's) are left out.
+ */
+function integerLimits(field: FieldInfo): { minValue?: number; maxValue?: number } {
+  const range = integerRange(field, getVendor());
+  if (!range) return {};
+  const limits: { minValue?: number; maxValue?: number } = {};
+  if (Number.isSafeInteger(Number(range.max))) limits.maxValue = Number(range.max);
+  if (Number.isSafeInteger(Number(range.min))) limits.minValue = Number(range.min);
+  return limits;
+}
+
 /** The options of a non-relational field built for model column `field`. */
 export function getFieldKwargs(fieldName: string, field: FieldInfo, model: ModelCtor): FieldKwargs {
   const kwargs: FieldKwargs = {};
@@ -119,6 +135,7 @@ export function getFieldKwargs(fieldName: string, field: FieldInfo, model: Model
   }
   if (field.hasDefault || field.blank || field.allowNull) kwargs.required = false;
   if (field.blank && TEXT_TYPES.has(field.fieldType)) kwargs.allowBlank = true;
+  if (!field.relation) Object.assign(kwargs, integerLimits(field));
   if (field.choices && field.choices.length) kwargs.choices = field.choices;
   if (field.maxLength !== null && TEXT_TYPES.has(field.fieldType) && field.type !== 'TEXT') kwargs.maxLength = field.maxLength;
   if (field.unique) {
