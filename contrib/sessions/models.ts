@@ -20,7 +20,7 @@ export class Session extends BaseModel {
   @Column(field({ type: DataType.TEXT, verboseName: 'session data' }))
   declare session_data: string;
 
-  @Column(field({ type: DataType.DATE(6), verboseName: 'expire date' }))
+  @Column(field({ type: DataType.DATE(6), dbIndex: true, verboseName: 'expire date' }))
   declare expire_date: Date;
 
   override toString(): string {

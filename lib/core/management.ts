@@ -210,8 +210,11 @@ export abstract class BaseCommand {
   /** Declare the command's arguments (none by default). */
   addArguments(_parser: CommandParser): void {}
 
-  /** Do the work; `options` holds each argument under its camelCased name. */
-  abstract handle(options: CommandOptions): Promise<void> | void;
+  /**
+   * Do the work; `options` holds each argument under its camelCased name. Return a number to
+   * exit with that status without an error message (`makemigrations --check` returns 1).
+   */
+  abstract handle(options: CommandOptions): Promise<void | number> | void | number;
 
   /** The parser for this command, with the common options every command accepts. */
   createParser(prog: string): CommandParser {
@@ -337,8 +340,8 @@ export async function runCommand(name: string, argv: string[], io: CommandIO = {
     return 1;
   }
   try {
-    await command.handle(options);
-    return 0;
+    const status = await command.handle(options);
+    return typeof status === 'number' ? status : 0;
   } catch (error) {
     if (error instanceof CommandError && !options.traceback) {
       stderr.write(`CommandError: ${error.message}\n`);

@@ -1,19 +1,19 @@
 /** The `django_session` table, as the host framework's `sessions.0001_initial` creates it. */
-import type { MigrationContext } from '../../../lib/core/db/migrations';
+import { CreateModel, type MigrationDependency } from '../../../lib/core/db';
 
-export const creates = ['django_session'];
+export const initial = true;
 
-export async function up({ queryInterface, Sequelize, vendor }: MigrationContext): Promise<void> {
-  const { DataTypes } = Sequelize;
-  await queryInterface.createTable('django_session', {
-    session_key: { type: DataTypes.STRING(40), primaryKey: true, allowNull: false },
-    // Django's TextField is `longtext` on MySQL, `text` on SQLite.
-    session_data: { type: vendor === 'mysql' ? DataTypes.TEXT('long') : DataTypes.TEXT, allowNull: false },
-    expire_date: { type: DataTypes.DATE(6), allowNull: false },
-  });
-  await queryInterface.addIndex('django_session', ['expire_date'], { name: 'django_session_expire_date_a5c62663' });
-}
+export const dependencies: MigrationDependency[] = [];
 
-export async function down({ queryInterface }: MigrationContext): Promise<void> {
-  await queryInterface.dropTable('django_session');
-}
+export const operations = [
+  new CreateModel({
+    name: 'Session',
+    table: 'django_session',
+    fields: [
+      ['session_key', { type: 'CharField', primaryKey: true, maxLength: 40 }],
+      ['session_data', { type: 'TextField' }],
+      ['expire_date', { type: 'DateTimeField', dbIndex: true }],
+    ],
+    options: { verboseName: 'session', verboseNamePlural: 'sessions' },
+  }),
+];

@@ -32,6 +32,8 @@ export interface DjangoFieldOptions {
   autoNow?: boolean;
   /** The Django field class to report (`EmailField`, `SlugField`, `URLField`...); derived from the type otherwise. */
   fieldType?: string;
+  /** Django's `db_index`: `makemigrations` gives the column an index. */
+  dbIndex?: boolean;
   /** Django's `default` (alias of Sequelize's `defaultValue`). */
   default?: unknown;
   /** Django's `error_messages`; serializers report `unique` for a duplicate value. */

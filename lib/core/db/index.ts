@@ -51,4 +51,31 @@ export {
   TransactionManagementError,
 } from './transaction';
 export { ObjectDoesNotExist, MultipleObjectsReturned, FieldError, ValueError, QuerySetError, DatabaseError, NotSupportedError, OperationalError } from './errors';
-export { migrate, showMigrations, loadMigrationPlan, type MigrateOptions, type MigrationContext } from './migrations';
+export {
+  migrate,
+  showMigrations,
+  sqlMigrate,
+  loadMigrationPlan,
+  swappableDependency,
+  swappableSetting,
+  CreateModel,
+  DeleteModel,
+  AddField,
+  RemoveField,
+  AlterField,
+  RenameField,
+  RenameModel,
+  AddIndex,
+  RemoveIndex,
+  AlterUniqueTogether,
+  AlterModelOptions,
+  RunSQL,
+  RunCode,
+  NOW,
+  type FieldSpec,
+  type NamedField,
+  type HistoricalApps,
+  type MigrateOptions,
+  type MigrationContext,
+  type MigrationDependency,
+} from './migrations';

@@ -31,6 +31,8 @@ export interface ModelMeta {
   verboseNamePlural?: string;
   /** Sets of fields that must be unique together (serializers add validators for them). */
   uniqueTogether?: ReadonlyArray<readonly string[]>;
+  /** Named indexes over one or more fields (`makemigrations` creates them). */
+  indexes?: ReadonlyArray<{ name: string; fields: readonly string[] }>;
   /** Reverse-relation name used for belongsTo relations declared on this model. */
   defaultRelatedName?: string;
   /** Django's `db_table` is `@Table({ tableName })`; this mirrors it for introspection. */
