@@ -7,10 +7,12 @@
  * override `toRepresentation()` / `toInternalValue()` for custom types.
  */
 import assert from 'node:assert';
+import * as fs from 'node:fs';
 import { ErrorDetail, ValidationError } from './exceptions';
 import { apiSettings, ISO_8601 } from './settings';
 import { settings } from './core/conf';
 import { gettext } from './core/i18n';
+import { numberFormat, sanitizeSeparators } from './core/formats';
 import {
   callValidator, EmailValidator, formatMessage, isIPAddress, lazyFormat, MaxLengthValidator, MaxValueValidator,
   MinLengthValidator, MinValueValidator, ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator,
@@ -779,7 +781,13 @@ export interface MinMaxValueFieldOptions<TLimit> extends FieldOptions {
 }
 
 /** Options of the numeric fields. */
-export type NumberFieldOptions = MinMaxValueFieldOptions<number>;
+export interface NumberFieldOptions extends MinMaxValueFieldOptions<number> {
+  /**
+   * Read and write numbers in the active language's format (`'1,5'` in `pl`, with `USE_L10N`);
+   * the representation is then a localized string.
+   */
+  localize?: boolean;
+}
 
 /**
  * Base of the fields that accept `maxValue`/`minValue` limits (integers, floats, decimals,
@@ -828,8 +836,16 @@ export class IntegerField extends MinMaxValueField {
     invalid: 'A valid integer is required.',
     max_string_length: 'String value too large.',
   };
+  localize: boolean;
 
-  override toInternalValue(data: unknown): number {
+  constructor(options: NumberFieldOptions = {}) {
+    const { localize, ...rest } = options;
+    super(rest);
+    this.localize = localize ?? false;
+  }
+
+  override toInternalValue(input: unknown): number {
+    const data = this.localize ? sanitizeSeparators(typeof input === 'string' ? input.trim() : input) : input;
     if (typeof data === 'string' && data.length > MAX_STRING_LENGTH) this.fail('max_string_length');
     if (typeof data === 'number') {
       if (Number.isInteger(data)) return data;
@@ -847,8 +863,9 @@ export class IntegerField extends MinMaxValueField {
     return this.fail('invalid');
   }
 
-  override toRepresentation(value: unknown): number {
-    return typeof value === 'number' ? Math.trunc(value) : Math.trunc(Number(value));
+  override toRepresentation(value: unknown): number | string {
+    const number = typeof value === 'number' ? Math.trunc(value) : Math.trunc(Number(value));
+    return this.localize ? numberFormat(String(number)) : number;
   }
 
   private beyondLimits(value: number): boolean {
@@ -864,8 +881,16 @@ export class FloatField extends MinMaxValueField {
     invalid: 'A valid number is required.',
     max_string_length: 'String value too large.',
   };
+  localize: boolean;
 
-  override toInternalValue(data: unknown): number {
+  constructor(options: NumberFieldOptions = {}) {
+    const { localize, ...rest } = options;
+    super(rest);
+    this.localize = localize ?? false;
+  }
+
+  override toInternalValue(input: unknown): number {
+    const data = this.localize ? sanitizeSeparators(typeof input === 'string' ? input.trim() : input) : input;
     if (typeof data === 'string' && data.length > MAX_STRING_LENGTH) this.fail('max_string_length');
     if (typeof data === 'number') return data;
     if (typeof data === 'boolean') return data ? 1 : 0;
@@ -879,8 +904,9 @@ export class FloatField extends MinMaxValueField {
     return this.fail('invalid');
   }
 
-  override toRepresentation(value: unknown): number {
-    return Number(value);
+  override toRepresentation(value: unknown): number | string {
+    const number = Number(value);
+    return this.localize && Number.isFinite(number) ? numberFormat(floatRepr(number)) : number;
   }
 }
 
@@ -890,7 +916,7 @@ export interface DecimalFieldOptions extends MinMaxValueFieldOptions<number | st
   decimalPlaces: number | null;
   /** Output strings (default: the `COERCE_DECIMAL_TO_STRING` setting) or numbers. */
   coerceToString?: boolean;
-  /** Accept and output localized numbers; only the `'.'` separator exists here, so it only forces strings. */
+  /** Accept and output numbers in the active language's format (with `USE_L10N`); forces strings. */
   localize?: boolean;
   /** Rounding of the representation: `ROUND_HALF_EVEN` (default), `ROUND_HALF_UP`, `ROUND_DOWN`, ... */
   rounding?: DecimalRounding | null;
@@ -955,7 +981,8 @@ export class DecimalField extends MinMaxValueField<number | string> {
   }
 
   override toInternalValue(data: unknown): string {
-    const text = typeof data === 'string' ? data.trim() : typeof data === 'number' ? pythonRepr(data) : String(data).trim();
+    let text = typeof data === 'string' ? data.trim() : typeof data === 'number' ? pythonRepr(data) : String(data).trim();
+    if (this.localize) text = sanitizeSeparators(text) as string;
     if (text.length > MAX_STRING_LENGTH) this.fail('max_string_length');
     if (typeof data === 'boolean' || (typeof data === 'object' && data !== null)) this.fail('invalid');
     const value = getDecimal(text);
@@ -1004,6 +1031,7 @@ export class DecimalField extends MinMaxValueField<number | string> {
     const parsed = getDecimal(typeof value === 'number' ? pythonRepr(value) : String(value).trim());
     if (parsed === null) throw new Error(`Invalid decimal value: ${String(value)}`);
     const quantized = this.quantize(parsed);
+    if (this.localize) return numberFormat(quantized);
     return coerce ? quantized : Number(quantized);
   }
 }
@@ -1406,6 +1434,109 @@ export class ChoiceField extends Field {
   iterOptions(): SelectOption[] {
     return iterOptions(this.groupedChoices, this.htmlCutoff, this.htmlCutoffText);
   }
+}
+
+/** Options of `FilePathField`. */
+export interface FilePathFieldOptions extends Omit<ChoiceFieldOptions, 'choices'> {
+  /** The folder whose entries are the choices. */
+  path: string;
+  /** Only names matching this pattern (searched anywhere in the name, as Python's `re.search`). */
+  match?: string | RegExp | null;
+  /** Walk sub-folders too (labels are then the path below `path`, starting with `/`). */
+  recursive?: boolean;
+  /** Offer files (default true). */
+  allowFiles?: boolean;
+  /** Offer folders (default false); `__pycache__` folders are never offered. */
+  allowFolders?: boolean;
+}
+
+/**
+ * A choice among the files (and/or folders) found under `path` when the field is declared,
+ * as the original's (which borrows the host framework's form field): the value is the full
+ * path, the blank choice `''` (`---------`) is always offered, and a path that is not a
+ * choice is `"<input>" is not a valid path choice.`
+ */
+export class FilePathField extends ChoiceField {
+  static override defaultErrorMessages: Record<string, string> = { invalid_choice: '"{input}" is not a valid path choice.' };
+  readonly path: string;
+  readonly match: RegExp | null;
+  readonly recursive: boolean;
+  readonly allowFiles: boolean;
+  readonly allowFolders: boolean;
+
+  constructor(options: FilePathFieldOptions) {
+    const { path, match, recursive, allowFiles, allowFolders, ...rest } = options;
+    const matcher = match === undefined || match === null ? null : match instanceof RegExp ? match : new RegExp(match);
+    const settings = { path, match: matcher, recursive: recursive ?? false, allowFiles: allowFiles ?? true, allowFolders: allowFolders ?? false };
+    super({ ...rest, choices: filePathChoices(settings) });
+    this.path = path;
+    this.match = matcher;
+    this.recursive = settings.recursive;
+    this.allowFiles = settings.allowFiles;
+    this.allowFolders = settings.allowFolders;
+  }
+}
+
+/** Python's `os.path.join(folder, name)`: no normalisation, one `/` between. */
+function joinPath(folder: string, name: string): string {
+  return folder.endsWith('/') ? folder + name : `${folder}/${name}`;
+}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isDirectory(entry: fs.Dirent, folder: string): boolean {
+  if (entry.isSymbolicLink()) return fs.statSync(joinPath(folder, entry.name), { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return entry.isDirectory();
+}
+
+function isFile(entry: fs.Dirent, folder: string): boolean {
+  if (entry.isSymbolicLink()) return fs.statSync(joinPath(folder, entry.name), { throwIfNoEntry: false })?.isFile() ?? false;
+  return entry.isFile();
+}
+
+/** The host framework's FilePathField choices: `[['', '---------'], [fullPath, label], ...]`. */
+function filePathChoices(options: { path: string; match: RegExp | null; recursive: boolean; allowFiles: boolean; allowFolders: boolean }): Array<[string, string]> {
+  const { path, match, allowFiles, allowFolders } = options;
+  const matches = (name: string): boolean => match === null || new RegExp(match.source, match.flags.replace(/[gy]/g, '')).test(name);
+  const choices: Array<[string, string]> = [['', '---------']];
+  if (options.recursive) {
+    // os.walk, sorted by folder: each folder's files, then its sub-folders.
+    const walk: Array<{ root: string; dirs: string[]; files: string[] }> = [];
+    const visit = (root: string): void => {
+      const entries = fs.readdirSync(root, { withFileTypes: true });
+      const dirs = entries.filter((entry) => isDirectory(entry, root) && !entry.isSymbolicLink()).map((entry) => entry.name);
+      const files = entries.filter((entry) => !(isDirectory(entry, root) && !entry.isSymbolicLink())).map((entry) => entry.name);
+      walk.push({ root, dirs, files });
+      for (const dir of dirs) visit(joinPath(root, dir));
+    };
+    visit(path);
+    walk.sort((a, b) => byName(a.root, b.root));
+    for (const { root, dirs, files } of walk) {
+      if (allowFiles) {
+        for (const name of [...files].sort(byName)) {
+          if (matches(name)) { const full = joinPath(root, name); choices.push([full, full.replace(path, '')]); }
+        }
+      }
+      if (allowFolders) {
+        for (const name of [...dirs].sort(byName)) {
+          if (name === '__pycache__' || !matches(name)) continue;
+          const full = joinPath(root, name);
+          choices.push([full, full.replace(path, '')]);
+        }
+      }
+    }
+    return choices;
+  }
+  const found: Array<[string, string]> = [];
+  for (const entry of fs.readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === '__pycache__') continue;
+    const offered = (allowFiles && isFile(entry, path)) || (allowFolders && isDirectory(entry, path));
+    if (offered && matches(entry.name)) found.push([joinPath(path, entry.name), entry.name]);
+  }
+  found.sort((a, b) => byName(a[1], b[1]));
+  return [...choices, ...found];
 }
 
 /** Several of a fixed set of values; internally a `Set`, represented as a list. */

@@ -45,6 +45,14 @@ export interface ProjectSettings {
   CACHE_URL: string | null;
   LANGUAGE_CODE: string;
   USE_I18N: boolean;
+  /** Numbers (fields with `localize`) read and written in the active language's format. */
+  USE_L10N: boolean;
+  /** With `USE_L10N`, group thousands when writing localized numbers. */
+  USE_THOUSAND_SEPARATOR: boolean;
+  /** The separators and grouping used when `USE_L10N` is off or a locale leaves them unset. */
+  DECIMAL_SEPARATOR: string;
+  THOUSAND_SEPARATOR: string;
+  NUMBER_GROUPING: number | number[];
   TIME_ZONE: string;
   APPEND_SLASH: boolean;
   /** Maximum request body size held in memory, in bytes (null: unlimited). */
@@ -133,6 +141,11 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   CACHE_URL: null,
   LANGUAGE_CODE: 'en-us',
   USE_I18N: true,
+  USE_L10N: false,
+  USE_THOUSAND_SEPARATOR: false,
+  DECIMAL_SEPARATOR: '.',
+  THOUSAND_SEPARATOR: ',',
+  NUMBER_GROUPING: 0,
   TIME_ZONE: 'UTC',
   APPEND_SLASH: true,
   DATA_UPLOAD_MAX_MEMORY_SIZE: 2621440,

@@ -154,7 +154,7 @@ function converterOf(field: Field): Convert {
   const method = field.toRepresentation;
   if (method === ReadOnlyField.prototype.toRepresentation) return Convert.Identity;
   if (method === CharField.prototype.toRepresentation) return Convert.Text;
-  if (method === IntegerField.prototype.toRepresentation) return Convert.Integer;
+  if (method === IntegerField.prototype.toRepresentation && field instanceof IntegerField && !field.localize) return Convert.Integer;
   if (method === BooleanField.prototype.toRepresentation) return Convert.Boolean;
   if (method === ChoiceField.prototype.toRepresentation && field instanceof ChoiceField) {
     // A string value `s` is represented as the choice whose text is `s`, else as `s` itself:

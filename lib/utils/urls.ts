@@ -13,20 +13,21 @@ export function quotePlus(value: string): string {
     .replace(/%20/g, '+');
 }
 
-/** Decode like Python's `unquote_plus`; malformed escapes are kept as they are. */
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Decode like Python's `unquote_plus`: `+` is a space, `%XX` escapes are bytes read as UTF-8
+ * with each invalid sequence replaced by U+FFFD (so `%FF` becomes `\uFFFD`, re-encoded later
+ * as `%EF%BF%BD`, never `%25FF`); a `%` not followed by two hex digits stays as it is.
+ */
 export function unquotePlus(value: string): string {
   const text = value.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text.replace(/(%[0-9a-fA-F]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  }
+  if (!text.includes('%')) return text;
+  return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    return utf8.decode(bytes);
+  });
 }
 
 /** Parse a query string into name -> values, keeping blank values (Python's `parse_qs`). */

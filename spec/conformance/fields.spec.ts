@@ -7,7 +7,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ValidationError } from '../../lib/exceptions';
-import { DateTimeField, DurationField, JSONField, UUIDField, type Field } from '../../lib/fields';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { overrideSettings } from '../../lib/core/conf';
+import { runWithLanguage } from '../../lib/core/i18n';
+import {
+  DateTimeField, DecimalField, DurationField, FilePathField, FloatField, IntegerField, JSONField, UUIDField, type Field,
+} from '../../lib/fields';
+import { Serializer } from '../../lib/serializers';
+import { removeQueryParam, replaceQueryParam } from '../../lib/utils/urls';
 import { JSONRenderer } from '../../lib/renderers';
 import { dumps, loads } from '../../lib/utils/json';
 import { useSettings } from '../helpers';
@@ -200,3 +209,111 @@ uuid('int :: integer input valid, a digit string is not', async () => {
 });
 
 uuid.run();
+
+const filePath = suite('conformance :: FilePathField');
+let root = '';
+
+filePath.before(() => {
+  root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'filepath-'));
+  for (const dir of ['sub/deep', '__pycache__']) fs.mkdirSync(nodePath.join(root, dir), { recursive: true });
+  for (const file of ['a.txt', 'b.py', 'sub/c.txt', 'sub/deep/d.txt']) fs.writeFileSync(nodePath.join(root, file), 'x');
+});
+filePath.after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function choicesOf(field: FilePathField): Array<[unknown, unknown]> {
+  return [...field.choices.entries()].map(([value, label]) => [String(value).replace(root, '<root>'), label]);
+}
+
+filePath('choices :: as the original lists them for each option set', () => {
+  const blank: [string, string] = ['', '---------'];
+  assert.equal(choicesOf(new FilePathField({ path: root })), [blank, ['<root>/a.txt', 'a.txt'], ['<root>/b.py', 'b.py']]);
+  assert.equal(choicesOf(new FilePathField({ path: root, match: '\\.txt$' })), [blank, ['<root>/a.txt', 'a.txt']]);
+  assert.equal(choicesOf(new FilePathField({ path: root, recursive: true })), [blank, ['<root>/a.txt', '/a.txt'],
+    ['<root>/b.py', '/b.py'], ['<root>/sub/c.txt', '/sub/c.txt'], ['<root>/sub/deep/d.txt', '/sub/deep/d.txt']]);
+  assert.equal(choicesOf(new FilePathField({ path: root, allowFolders: true, allowFiles: false })), [blank, ['<root>/sub', 'sub']]);
+  assert.equal(choicesOf(new FilePathField({ path: root, recursive: true, allowFolders: true })), [blank,
+    ['<root>/a.txt', '/a.txt'], ['<root>/b.py', '/b.py'], ['<root>/sub', '/sub'], ['<root>/sub/c.txt', '/sub/c.txt'],
+    ['<root>/sub/deep', '/sub/deep'], ['<root>/sub/deep/d.txt', '/sub/deep/d.txt']]);
+});
+
+filePath('validation :: full paths valid, anything else is not a valid path choice', async () => {
+  await assertTable(() => new FilePathField({ path: root }), [
+    [`${root}/a.txt`, { ok: `${root}/a.txt` }],
+    ['a.txt', { err: ['"a.txt" is not a valid path choice.'] }],
+    ['/etc/passwd', { err: ['"/etc/passwd" is not a valid path choice.'] }],
+    ['', { ok: '' }],
+  ]);
+});
+
+filePath.run();
+
+const localized = suite('conformance :: localized numbers');
+
+function inLanguage<T>(language: string, values: Record<string, unknown>, fn: () => Promise<T> | T): Promise<T> {
+  return Promise.resolve(overrideSettings(values, () => runWithLanguage(language, fn)));
+}
+
+localized('DecimalField pl :: decimal comma read and written (USE_L10N)', async () => {
+  await inLanguage('pl', { USE_L10N: true }, async () => {
+    const make = () => new DecimalField({ maxDigits: 10, decimalPlaces: 2, localize: true });
+    await assertTable(make, [['1,1', { ok: '1.10' }], ['1.1', { ok: '1.10' }], [1.5, { ok: '1.50' }],
+      ['1 000,5', { err: ['A valid number is required.'] }]]);
+    assert.is(make().toRepresentation('1234.10'), '1234,10');
+  });
+});
+
+localized('DecimalField pl :: thousands grouped with USE_THOUSAND_SEPARATOR', async () => {
+  await inLanguage('pl', { USE_L10N: true, USE_THOUSAND_SEPARATOR: true }, async () => {
+    const make = () => new DecimalField({ maxDigits: 10, decimalPlaces: 2, localize: true });
+    await assertTable(make, [['1\u00a0000,5', { ok: '1000.50' }], ['1 000,5', { ok: '1000.50' }]]);
+    assert.is(make().toRepresentation('1234567.10'), '1\u00a0234\u00a0567,10');
+  });
+});
+
+localized('DecimalField de :: USE_L10N off keeps the settings separator', async () => {
+  await inLanguage('de', { USE_L10N: false }, async () => {
+    const make = () => new DecimalField({ maxDigits: 10, decimalPlaces: 2, localize: true });
+    await assertTable(make, [['1,5', { err: ['Eine gültige Zahl ist erforderlich.'] }]]);
+    assert.is(make().toRepresentation('1234.10'), '1234.10');
+  });
+  await inLanguage('de', { USE_L10N: true }, async () => {
+    await assertTable(() => new DecimalField({ maxDigits: 10, decimalPlaces: 2, localize: true }), [
+      ['1.000,5', { err: ['Eine gültige Zahl ist erforderlich.'] }], ['1,5', { ok: '1.50' }]]);
+  });
+});
+
+localized('FloatField and IntegerField pl :: read and write the decimal comma', async () => {
+  await inLanguage('pl', { USE_L10N: true, USE_THOUSAND_SEPARATOR: true }, async () => {
+    await assertTable(() => new FloatField({ localize: true }), [['1,1', { ok: 1.1 }], ['2', { ok: 2 }]]);
+    await assertTable(() => new IntegerField({ localize: true }), [['1\u00a0000', { ok: 1000 }], ['7', { ok: 7 }]]);
+    assert.is(new FloatField({ localize: true }).toRepresentation(1234.5), '1\u00a0234,5');
+    assert.is(new IntegerField({ localize: true }).toRepresentation(1234), '1\u00a0234');
+    assert.is(new FloatField().toRepresentation(1.5), 1.5);
+    // Through a serializer, the compiled representation honours localize too.
+    class Price extends Serializer {
+      static fields = { amount: new IntegerField({ localize: true }), plain: new IntegerField() };
+    }
+    assert.equal(new Price({ amount: 12345, plain: 12345 }).data, { amount: '12\u00a0345', plain: 12345 });
+  });
+});
+
+localized.run();
+
+const query = suite('conformance :: query helpers');
+
+query('invalid UTF-8 escapes :: replacement characters, re-encoded once', () => {
+  const rows: Array<[string, string, string]> = [
+    ['http://x/?a=%FF&page=2', 'http://x/?a=%EF%BF%BD&page=3', 'http://x/?a=%EF%BF%BD'],
+    ['http://x/?a=%C3%A9%FF%FEb&page=2', 'http://x/?a=%C3%A9%EF%BF%BD%EF%BF%BDb&page=3', 'http://x/?a=%C3%A9%EF%BF%BD%EF%BF%BDb'],
+    ['http://x/?q=%E2%82&b=%', 'http://x/?b=%25&page=3&q=%EF%BF%BD', 'http://x/?b=%25&q=%EF%BF%BD'],
+    ['http://x/?%FF=1', 'http://x/?page=3&%EF%BF%BD=1', 'http://x/?%EF%BF%BD=1'],
+    ['http://x/?a=%e2%82%ac%zz', 'http://x/?a=%E2%82%AC%25zz&page=3', 'http://x/?a=%E2%82%AC%25zz'],
+    ['http://x/?a=1;b=2', 'http://x/?a=1%3Bb%3D2&page=3', 'http://x/?a=1%3Bb%3D2'],
+  ];
+  for (const [url, replaced, removed] of rows) {
+    assert.is(replaceQueryParam(url, 'page', 3), replaced, url);
+    assert.is(removeQueryParam(url, 'page'), removed, url);
+  }
+});
+
+query.run();
