@@ -128,7 +128,7 @@ export class JSONParser extends BaseParser {
   async parse(stream: Readable, _mediaType: string, parserContext: ParserContext): Promise<unknown> {
     const text = decode(await readAll(stream), parserContext.encoding);
     try {
-      return loads(text, { strict: this.strict ?? apiSettings.STRICT_JSON });
+      return loads(text, { strict: this.strict ?? apiSettings.STRICT_JSON, maxDepth: apiSettings.JSON_MAX_DEPTH });
     } catch (error) {
       throw new ParseError(`JSON parse error - ${(error as Error).message}`);
     }

@@ -66,6 +66,8 @@ export interface ApiSettingsValues {
   UNICODE_JSON: boolean;
   COMPACT_JSON: boolean;
   STRICT_JSON: boolean;
+  /** The deepest nesting of lists/objects the JSON parser accepts (400 past it) and the JSON renderer writes. */
+  JSON_MAX_DEPTH: number;
   COERCE_DECIMAL_TO_STRING: boolean;
   UPLOADED_FILES_USE_URL: boolean;
   HTML_SELECT_CUTOFF: number;
@@ -158,6 +160,7 @@ export const DEFAULTS: Readonly<Record<ApiSettingName, unknown>> = Object.freeze
   UNICODE_JSON: true,
   COMPACT_JSON: true,
   STRICT_JSON: true,
+  JSON_MAX_DEPTH: 512,
   COERCE_DECIMAL_TO_STRING: true,
   UPLOADED_FILES_USE_URL: true,
 

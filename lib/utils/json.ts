@@ -27,6 +27,28 @@ export interface DumpsOptions {
    * `allow_nan=False`); `strict: false` writes `NaN`/`Infinity`. The renderer passes STRICT_JSON.
    */
   strict?: boolean;
+  /**
+   * The deepest nesting of lists and objects written (default `DEFAULT_JSON_RENDER_MAX_DEPTH`); past it
+   * a `JSONDepthError` is thrown instead of exhausting the stack.
+   */
+  maxDepth?: number;
+}
+
+/** The default nesting bound of `loads()` (the API framework's `JSON_MAX_DEPTH`). */
+export const DEFAULT_JSON_MAX_DEPTH = 512;
+
+/**
+ * The default nesting bound of `dumps()`: deeper than anything `loads()` accepts by default
+ * (a response may wrap parsed input), well within the stack.
+ */
+export const DEFAULT_JSON_RENDER_MAX_DEPTH = 1000;
+
+/** Raised by `dumps()` past its `maxDepth`. */
+export class JSONDepthError extends RangeError {
+  override name = 'JSONDepthError';
+  constructor(readonly maxDepth: number) {
+    super(`Maximum nesting depth of ${maxDepth} exceeded`);
+  }
 }
 
 /** A number that must print as a float (`1.0`), as Python prints its floats. */
@@ -220,6 +242,7 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
   const ensureAscii = options.ensureAscii ?? true;
   const strict = options.strict ?? true;
   const indent = options.indent ?? null;
+  const maxDepth = options.maxDepth ?? DEFAULT_JSON_RENDER_MAX_DEPTH;
   const itemSep = indent !== null ? ',' : options.compact ? ',' : ', ';
   const keySep = options.compact && indent === null ? ':' : ': ';
   // The platform serialiser writes Python's compact and indented layouts (not the default
@@ -308,6 +331,7 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
       else entries = norm.entries;
     }
     if (seen.has(input)) throw new TypeError('Circular reference detected');
+    if (level >= maxDepth) throw new JSONDepthError(maxDepth);
     seen.add(input);
     const text = list !== null ? encodeList(list, level) : plain !== null ? encodeObject(plain, level) : encodeEntries(entries ?? [], level);
     seen.delete(input);
@@ -321,9 +345,12 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
 export interface LoadsOptions {
   /**
    * Reject `NaN`, `Infinity` and `-Infinity` (default true, as the original's json wrapper's
-   * `strict_constant`); `strict: false` reads them. The parser passes STRICT_JSON.
+   * `strict_constant`), and numbers too large for a float such as `1e400`; `strict: false` reads
+   * them. The parser passes STRICT_JSON.
    */
   strict?: boolean;
+  /** The deepest nesting of lists and objects accepted (default `DEFAULT_JSON_MAX_DEPTH`). */
+  maxDepth?: number;
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
@@ -373,7 +400,13 @@ class Decoder {
     if (ch === '-' && doc.startsWith('-Infinity', pos)) return [this.constant('-Infinity', -Infinity), pos + 9];
     NUMBER.lastIndex = pos;
     const match = NUMBER.exec(doc);
-    if (match && match.index === pos) return [Number(match[0]), pos + match[0].length];
+    if (match && match.index === pos) {
+      const number = Number(match[0]);
+      if (this.strict && !Number.isFinite(number)) {
+        throw new RangeError(`${OUT_OF_RANGE}: '${match[0].length > 40 ? `${match[0].slice(0, 37)}...` : match[0]}'`);
+      }
+      return [number, pos + match[0].length];
+    }
     return this.fail('Expecting value', pos);
   }
 
@@ -452,15 +485,69 @@ class Decoder {
 }
 
 /**
+ * The offset of the first `[` or `{` nested deeper than `maxDepth` in `text`, or -1. Brackets
+ * inside strings do not count. A text shorter than the bound cannot pass it and is not scanned.
+ */
+export function excessiveNesting(text: string, maxDepth: number): number {
+  if (text.length <= maxDepth) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return i;
+    } else if (code === 0x5d || code === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * True when `value` (parsed by the platform) nests deeper than `maxDepth` or, with `strict`,
+ * holds a number that overflowed to an infinity. Stops at the first finding.
+ */
+function needsDecoder(value: unknown, depth: number, maxDepth: number, strict: boolean): boolean {
+  if (typeof value === 'number') return strict && !Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (needsDecoder(value[i], depth + 1, maxDepth, strict)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (needsDecoder((value as Record<string, unknown>)[key], depth + 1, maxDepth, strict)) return true;
+  }
+  return false;
+}
+
+/**
  * Parse JSON text like the original's `json.loads`: `NaN`, `Infinity` and `-Infinity` throw a
- * `RangeError` naming the constant unless `strict: false` (then they are read); malformed text throws
- * `JSONDecodeError` with Python's message (`Expecting value: line 1 column 1 (char 0)`).
+ * `RangeError` naming the constant unless `strict: false` (then they are read), and so do numbers
+ * too large for a float such as `1e400`; malformed text throws `JSONDecodeError` with Python's
+ * message (`Expecting value: line 1 column 1 (char 0)`), and so does nesting deeper than
+ * `maxDepth` (`Maximum nesting depth of 512 exceeded: line 1 column 513 (char 512)`).
  */
 export function loads(text: string, options: LoadsOptions = {}): unknown {
+  const strict = options.strict ?? true;
+  const maxDepth = options.maxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+  let parsed: unknown;
   try {
-    // Fast path: the platform parser accepts exactly the valid documents without constants.
-    return JSON.parse(text);
+    // Fast path: the platform parser accepts exactly the valid documents without constants
+    // (and nests as deep as it is given, without recursion).
+    parsed = JSON.parse(text);
+    if (!needsDecoder(parsed, 0, maxDepth, strict)) return parsed;
   } catch {
-    return new Decoder(text, options.strict ?? true).decode();
+    // Malformed, or with constants: the decoder below says which.
   }
+  // Too deep for the decoder's recursion: refuse before decoding.
+  const tooDeep = excessiveNesting(text, maxDepth);
+  if (tooDeep >= 0) throw new JSONDecodeError(`Maximum nesting depth of ${maxDepth} exceeded`, text, tooDeep);
+  return new Decoder(text, strict).decode();
 }
