@@ -12,6 +12,7 @@
 import type { Model } from 'sequelize-typescript';
 import { authenticate, login, logout, REDIRECT_FIELD_NAME } from '../auth';
 import { Http404 } from '../../lib/core/exceptions';
+import { applyContentSecurityPolicy } from '../../lib/core/csp';
 import {
   HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect, type AuthUser, type HttpRequest,
 } from '../../lib/core/http';
@@ -193,7 +194,7 @@ export class AdminSite {
       messages: this.takeMessages(request),
       ...context,
     });
-    return this.neverCache(new HttpResponse(html, { status, contentType: 'text/html; charset=utf-8' }));
+    return applyContentSecurityPolicy(this.neverCache(new HttpResponse(html, { status, contentType: 'text/html; charset=utf-8' })));
   }
 
   private modelLinks(admin: ModelAdmin): Record<string, string> {

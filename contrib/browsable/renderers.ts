@@ -8,6 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Http404, PermissionDenied as HostPermissionDenied } from '../../lib/core/exceptions';
 import { escapeUriPath } from '../../lib/core/encoding';
+import { applyContentSecurityPolicy } from '../../lib/core/csp';
 import { APIException } from '../../lib/exceptions';
 import { JSONParser, type BaseParser } from '../../lib/parsers';
 import { BaseRenderer, JSONRenderer, TemplateHTMLRenderer, type RendererContext } from '../../lib/renderers';
@@ -80,6 +81,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     // page shows the real status).
     const response = rendererContext.response;
     if (response && response.status === 204) response.status = 200;
+    if (response) applyContentSecurityPolicy(response);
     return html;
   }
 

@@ -14,6 +14,7 @@ import {
   HttpResponse, HttpResponseForbidden, HttpResponseNotAllowed, HttpResponseRedirect, QueryDict, type HttpRequest,
 } from '../../lib/core/http';
 import { DEFAULT_SETTINGS, settings } from '../../lib/core/conf';
+import { applyContentSecurityPolicy } from '../../lib/core/csp';
 import type { ViewFunction } from '../../lib/core/urls';
 import { isSafeRedirect, safeRedirectTarget } from './redirects';
 import { baseContext, renderTemplate } from './templates';
@@ -50,7 +51,7 @@ function page(template: string, request: HttpRequest, context: Record<string, un
   const response = new HttpResponse(html, { status, contentType: 'text/html; charset=utf-8' });
   response.setHeader('Cache-Control', NEVER_CACHE);
   response.setHeader('X-Frame-Options', 'DENY');
-  return response;
+  return applyContentSecurityPolicy(response);
 }
 
 /**

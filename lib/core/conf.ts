@@ -110,6 +110,11 @@ export interface ProjectSettings {
   SERVER_MAX_PIPELINED_REQUESTS: number | null;
   /** The `Retry-After` seconds of the 503 given past those caps. */
   SERVER_BUSY_RETRY_AFTER: number;
+  /**
+   * The `Content-Security-Policy` of the framework's HTML pages (browsable API, admin); unset:
+   * `DEFAULT_CONTENT_SECURITY_POLICY` of lib/core/csp (`default-src 'self'` ...); null: none.
+   */
+  CONTENT_SECURITY_POLICY?: string | null;
   /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
   ACCESS_LOG: boolean;
   /**

@@ -13,6 +13,7 @@
  * | `SECURE_SSL_REDIRECT` | `false` | 301 from http:// to https:// |
  * | `SECURE_SSL_HOST` | `null` | the host to redirect to (default: the request's) |
  * | `SECURE_REDIRECT_EXEMPT` | `[]` | regexes searched in the path without its leading `/` |
+ * | `SECURE_CROSS_ORIGIN_OPENER_POLICY` | `'same-origin'` | `Cross-Origin-Opener-Policy` (null: none; Django 4.0's setting and default) |
  *
  * Headers a view already set are kept. Settings are read per request, so overriding them in
  * tests takes effect at once.
@@ -23,6 +24,9 @@ import { MiddlewareMixin } from './middleware';
 
 /** Django 3.2's default `SECURE_REFERRER_POLICY`. */
 export const DEFAULT_REFERRER_POLICY = 'same-origin';
+
+/** Django 4.0's default `SECURE_CROSS_ORIGIN_OPENER_POLICY`. */
+export const DEFAULT_CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
 
 function setting<T>(name: string, fallback: T): T {
   const value = settings[name];
@@ -64,7 +68,10 @@ export class SecurityMiddleware extends MiddlewareMixin {
     return new HttpResponsePermanentRedirect(`https://${host}${request.getFullPath()}`);
   }
 
-  /** Add HSTS (HTTPS only), nosniff, the XSS filter and the referrer policy, unless set already. */
+  /**
+   * Add HSTS (HTTPS only), nosniff, the XSS filter, the referrer policy and the cross-origin
+   * opener policy, unless set already.
+   */
   override processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
     const seconds = Number(setting('SECURE_HSTS_SECONDS', 0));
     if (seconds && request.isSecure() && !response.hasHeader('Strict-Transport-Security')) {
@@ -81,6 +88,8 @@ export class SecurityMiddleware extends MiddlewareMixin {
     }
     const policy = referrerPolicyValue(setting<unknown>('SECURE_REFERRER_POLICY', DEFAULT_REFERRER_POLICY));
     if (policy !== null && !response.hasHeader('Referrer-Policy')) response.setHeader('Referrer-Policy', policy);
+    const opener = setting<string | null>('SECURE_CROSS_ORIGIN_OPENER_POLICY', DEFAULT_CROSS_ORIGIN_OPENER_POLICY);
+    if (opener && !response.hasHeader('Cross-Origin-Opener-Policy')) response.setHeader('Cross-Origin-Opener-Policy', opener);
     return response;
   }
 }

@@ -3,7 +3,8 @@
  * playwright-core) against the demo served by `manage.ts runserver`: log in through the login
  * form, create a snippet through the HTML form, find it in the list, edit it, delete it, log
  * out; then the admin: log in as staff, list users, create, edit and delete a group. Every
- * request the browser makes must go to the demo server itself (no CDN, no other host).
+ * request the browser makes must go to the demo server itself (no CDN, no other host), and
+ * the pages' Content-Security-Policy must not block anything (no violation reported).
  *
  * Needs `/usr/bin/chromium` (`.ci/run` installs Debian's package); without it the suite prints
  * a note and skips. `SKIP_BROWSER_TESTS=1` skips it too (`.ci/run` runs it in the SQLite pass
@@ -24,6 +25,8 @@ const test = suite('browser: browsable API and admin');
 let server: DemoServer | null = null;
 let browser: Browser | null = null;
 const foreign: string[] = [];
+/** Content-Security-Policy violations Chromium reported (the pages send a strict policy). */
+const violations: string[] = [];
 
 async function newPage(): Promise<Page> {
   assert.ok(browser && server);
@@ -36,6 +39,9 @@ async function newPage(): Promise<Page> {
     if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('about:')) foreign.push(url);
   });
   page.on('dialog', (dialog) => { void dialog.accept(); });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+  });
   return page;
 }
 
@@ -129,6 +135,7 @@ if (skipped) {
     assert.is(await page.locator('[data-testid=username]').count(), 0);
     await page.context().close();
     assert.equal(foreign, [], 'no request went to another host');
+    assert.equal(violations, [], 'no Content-Security-Policy violation');
   });
 
   test('admin :: log in as staff, list users, create, edit and delete a group', async () => {
@@ -172,6 +179,7 @@ if (skipped) {
     assert.match(await page.locator('main').textContent() ?? '', /Log in again/);
     await page.context().close();
     assert.equal(foreign, [], 'no request went to another host');
+    assert.equal(violations, [], 'no Content-Security-Policy violation');
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * SecurityMiddleware: the default headers (nosniff, Referrer-Policy), the opt-in ones (HSTS on
+ * SecurityMiddleware: the default headers (nosniff, Referrer-Policy, Cross-Origin-Opener-Policy), the opt-in ones (HSTS on
  * HTTPS only, X-XSS-Protection), headers a view set are kept, and the HTTPS redirect with its
  * host and exempt paths.
  */
@@ -45,14 +45,26 @@ test('headers :: settings turn them off or change them', async () => {
   assert.is(referrerPolicyValue(''), null);
 });
 
+test('headers :: Cross-Origin-Opener-Policy same-origin by default, set or turned off by SECURE_CROSS_ORIGIN_OPENER_POLICY', async () => {
+  assert.is((await middleware.handle(request())).getHeader('Cross-Origin-Opener-Policy'), 'same-origin');
+  await overrideSettings({ SECURE_CROSS_ORIGIN_OPENER_POLICY: 'same-origin-allow-popups' }, async () => {
+    assert.is((await middleware.handle(request())).getHeader('Cross-Origin-Opener-Policy'), 'same-origin-allow-popups');
+  });
+  await overrideSettings({ SECURE_CROSS_ORIGIN_OPENER_POLICY: null }, async () => {
+    assert.is((await middleware.handle(request())).getHeader('Cross-Origin-Opener-Policy'), undefined);
+  });
+});
+
 test('headers :: a value the view set is kept', async () => {
   const own = new SecurityMiddleware(async () => {
     const response = new HttpResponse('ok');
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('X-Content-Type-Options', 'custom');
+    response.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
     return response;
   });
   const response = await own.handle(request());
+  assert.is(response.getHeader('Cross-Origin-Opener-Policy'), 'unsafe-none');
   assert.is(response.getHeader('Referrer-Policy'), 'no-referrer');
   assert.is(response.getHeader('X-Content-Type-Options'), 'custom');
 });
