@@ -372,10 +372,15 @@ function compileLookup(model: ModelCtor, key: string, value: unknown, ctx: Compi
 export function compileQ(model: ModelCtor, q: Q, ctx: CompileContext, negated = false): string | null {
   const innerNegated = negated !== q.negated;
   const parts: string[] = [];
+  const boundBefore = ctx.params.length;
   for (const child of q.children) {
     const sql = child instanceof Q ? compileQ(model, child, ctx, innerNegated) : compileLookup(model, child[0], child[1], ctx, innerNegated);
     if (sql === null) {
-      if (q.connector === 'OR') return q.negated ? '1=0' : null;
+      if (q.connector === 'OR') {
+        // The siblings compiled so far are dropped, and so are their bound values.
+        ctx.params.length = boundBefore;
+        return q.negated ? '1=0' : null;
+      }
       continue;
     }
     parts.push(sql);

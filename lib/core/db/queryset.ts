@@ -16,6 +16,7 @@ import { atomic } from './transaction';
 import { deleteQuerySetRows } from './deletion';
 import { prefetchRelatedObjects } from './prefetch';
 import { columnValue, runBulkWrite } from './boundWrite';
+import { runCompiledSelect } from './compiledSelect';
 
 const MAX_GET_RESULTS = 21;
 
@@ -273,12 +274,18 @@ export class QuerySet<M extends Model> implements Subquery {
     return { order, paths };
   }
 
-  /** The Sequelize options `fetch()` uses (exposed for debugging and for `captureQueries` tests). */
-  protected findOptions(): FindOptions {
+  /** The shape of the SELECT without its WHERE and slice: ordering and joins (select-related, ordering paths). */
+  private shapeOptions(): FindOptions {
     const { order, paths } = this.orderOptions();
     const include = this.includeOptions(this.includeTree(paths));
-    const options: FindOptions = { ...this.whereOptions(this.model.name), order, subQuery: false };
+    const options: FindOptions = { order, subQuery: false };
     if (include.length) options.include = include;
+    return options;
+  }
+
+  /** The Sequelize options of this query (exposed for debugging; `fetch()` runs the compiled shape). */
+  protected findOptions(): FindOptions {
+    const options: FindOptions = { ...this.whereOptions(this.model.name), ...this.shapeOptions() };
     if (this.state.limit !== null) options.limit = this.state.limit;
     if (this.state.offset) {
       options.offset = this.state.offset;
@@ -303,12 +310,25 @@ export class QuerySet<M extends Model> implements Subquery {
   /** Run the query and return the model instances (with selected/prefetched relations). */
   async fetch(): Promise<M[]> {
     if (this.state.empty || this.state.limit === 0) return [];
-    ensureModel(this.modelCtor);
-    const rows = (await this.modelCtor.findAll(this.findOptions())) as M[];
+    const rows = await this.runCompiled();
     if (this.state.prefetchRelated.length && rows.length) {
       await prefetchRelatedObjects(rows, this.modelCtor, this.state.prefetchRelated);
     }
     return rows;
+  }
+
+  /** The SELECT compiled once per shape (joins, ordering), run with this query's WHERE values bound and its slice. */
+  private runCompiled(): Promise<M[]> {
+    const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
+    const where = this.whereSql(ctx);
+    return runCompiledSelect(this.modelCtor, {
+      key: JSON.stringify([this.state.selectRelated, this.getOrdering()]),
+      shape: () => this.shapeOptions(),
+      where,
+      params: ctx.params,
+      limit: this.state.limit,
+      offset: this.state.offset,
+    });
   }
 
   /**
@@ -336,23 +356,40 @@ export class QuerySet<M extends Model> implements Subquery {
   /** The number of matching rows (respecting slices). */
   async count(): Promise<number> {
     if (this.state.empty) return 0;
-    ensureModel(this.modelCtor);
-    if (this.state.limit !== null || this.state.offset) {
-      const pk = this.modelCtor.primaryKeyAttribute;
-      const options = { ...this.findOptions(), attributes: [pk], include: undefined, order: [] };
-      return (await this.modelCtor.findAll(options)).length;
-    }
-    return this.modelCtor.count(this.whereOptions(this.model.name));
+    const { from, params } = this.fromWhere();
+    const sliced = this.state.limit !== null || this.state.offset;
+    const sql = sliced ? `SELECT COUNT(*) AS n FROM (SELECT 1 AS one ${from}${this.sliceSql()}) AS sliced` : `SELECT COUNT(*) AS n ${from}`;
+    const row = await this.selectOne(sql, params);
+    return Number(row?.n ?? 0);
   }
 
   /** True when at least one row matches. */
   async exists(): Promise<boolean> {
-    if (this.state.empty) return false;
-    ensureModel(this.modelCtor);
-    const pk = this.modelCtor.primaryKeyAttribute;
-    const options: FindOptions = { ...this.findOptions(), attributes: [pk], include: undefined, order: [], limit: 1 };
-    if (this.state.limit !== null) options.limit = Math.min(1, this.state.limit);
-    return (await this.modelCtor.findAll(options)).length > 0;
+    if (this.state.empty || this.state.limit === 0) return false;
+    const { from, params } = this.fromWhere();
+    return (await this.selectOne(`SELECT 1 AS one ${from} LIMIT 1${this.state.offset ? ` OFFSET ${this.state.offset}` : ''}`, params)) !== null;
+  }
+
+  /** `FROM <table> AS <alias> [WHERE ...]` with its bound values. */
+  private fromWhere(): { from: string; params: unknown[] } {
+    const dialect = this.dialect;
+    const ctx: CompileContext = { dialect, alias: this.model.name, params: [] };
+    const where = this.whereSql(ctx);
+    const from = `FROM ${dialect.quoteTable(this.modelCtor)} AS ${dialect.quote(this.model.name)}${where ? ` WHERE ${where}` : ''}`;
+    return { from, params: ctx.params };
+  }
+
+  /** ` LIMIT n OFFSET m` for this query's slice ('' when it has none). */
+  private sliceSql(): string {
+    if (this.state.limit === null && !this.state.offset) return '';
+    return ` LIMIT ${this.state.limit ?? 2 ** 53 - 1}${this.state.offset ? ` OFFSET ${this.state.offset}` : ''}`;
+  }
+
+  /** The first row of a framework-built SELECT (raw values), bound, in the current transaction. */
+  private async selectOne(sql: string, params: unknown[]): Promise<Record<string, unknown> | null> {
+    const { sequelize } = ensureModel(this.modelCtor);
+    const rows = await sequelize.query(sql, { type: QueryTypes.SELECT, raw: true, ...(params.length ? { bind: params } : {}) });
+    return (rows[0] as Record<string, unknown> | undefined) ?? null;
   }
 
   /**

@@ -1,0 +1,129 @@
+/**
+ * Query paths through the ORM, each timed three ways in interleaved rounds on the same
+ * database (SQLite file by default, MySQL with DATABASE_URL):
+ *
+ * - `findAll`: Sequelize building the statement per call (`Model.findAll` with the same
+ *   include/order/limit the QuerySet asks for) — the path every QuerySet took before the
+ *   compiled queries;
+ * - `QuerySet`: the framework's API (`objects.get(...)`, a page of 100 rows with
+ *   `selectRelated('owner')`, the token lookup, `objects.create`);
+ * - `floor`: one hand-written statement through `sequelize.query` with bound values and raw
+ *   rows (no instances), what the same answer costs without an ORM.
+ *
+ * Prints µs per operation (median round) and the ratios. Read the ratios, not the absolute
+ * figures (they depend on the machine and on the other processes running).
+ *
+ *   queries: get-by-pk   findAll X µs  QuerySet Y µs  floor Z µs  findAll/QuerySet ...
+ *
+ * Run it alone with `npx ts-node bench/queries.bench.ts` (or `npm run bench queries`).
+ */
+import assert from 'node:assert/strict';
+import { QueryTypes } from 'sequelize';
+import { setupSettings } from '../lib/core/conf';
+import { setupTestDatabase } from '../lib/core/db/testing';
+import { closeConnections } from '../lib/core/db';
+import { getSequelize } from '../lib/core/db/connection';
+import { User } from '../contrib/auth/models';
+import { Token } from '../contrib/authtoken/models';
+import { SArticle, serializerModels } from '../spec/models/serializers/models';
+
+const ROUNDS = 9;
+const OPS = 200;
+
+interface Scenario {
+  name: string;
+  findAll: () => Promise<unknown>;
+  queryset: () => Promise<unknown>;
+  floor: () => Promise<unknown>;
+}
+
+async function microseconds(fn: () => Promise<unknown>, ops: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < ops; i++) await fn();
+  return Number(process.hrtime.bigint() - start) / 1e3 / ops;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function measure(scenario: Scenario, ops: number): Promise<void> {
+  const times: Record<'findAll' | 'queryset' | 'floor', number[]> = { findAll: [], queryset: [], floor: [] };
+  for (const kind of ['findAll', 'queryset', 'floor'] as const) await microseconds(scenario[kind], Math.max(5, ops / 10));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const kind of ['findAll', 'queryset', 'floor'] as const) times[kind].push(await microseconds(scenario[kind], ops));
+  }
+  const [a, q, f] = [median(times.findAll), median(times.queryset), median(times.floor)];
+  process.stdout.write(`queries: ${scenario.name.padEnd(16)} findAll ${a.toFixed(0)} µs  QuerySet ${q.toFixed(0)} µs  floor ${f.toFixed(0)} µs  `
+    + `findAll/QuerySet ${(a / q).toFixed(2)}  QuerySet/floor ${(q / f).toFixed(2)}\n`);
+}
+
+/** The bench, as `bench/run.ts` calls it. */
+export default async function run(): Promise<void> {
+  const db = await setupTestDatabase({ models: serializerModels });
+  try {
+    const sequelize = getSequelize();
+    const owners: User[] = [];
+    for (let i = 1; i <= 5; i++) owners.push(await User.objects.create({ username: `owner${i}`, password: '!' }));
+    const token = await Token.objects.create({ key: 'a'.repeat(40), user_id: owners[0].id });
+    for (let i = 1; i <= 300; i++) {
+      await SArticle.objects.create({ title: `Snippet ${i}`, body: 'print("hello")', published: i % 2 === 0, status: 'draft', owner_id: owners[i % 5].id });
+    }
+    const quote = (name: string): string => sequelize.getQueryInterface().quoteIdentifier(name);
+    const table = (model: { getTableName(): unknown }): string => quote(String(model.getTableName()));
+    const articles = table(SArticle);
+    const users = table(User);
+    const tokens = table(Token);
+    let created = 0;
+    const scenarios: Scenario[] = [
+      {
+        name: 'get-by-pk',
+        findAll: () => SArticle.findAll({ where: { id: 42 }, limit: 21 }),
+        queryset: () => SArticle.objects.get({ pk: 42 }),
+        floor: () => sequelize.query(`SELECT * FROM ${articles} WHERE id = $1`, { bind: [42], type: QueryTypes.SELECT, raw: true }),
+      },
+      {
+        name: 'list 100 + owner',
+        findAll: () => SArticle.findAll({ include: [{ association: 'owner', required: false }], order: [['id', 'ASC']], limit: 100, subQuery: false }),
+        queryset: () => SArticle.objects.selectRelated('owner').orderBy('id').slice(0, 100).fetch(),
+        floor: () => sequelize.query(`SELECT a.*, u.username FROM ${articles} a LEFT JOIN ${users} u ON u.id = a.owner_id ORDER BY a.id LIMIT 100`,
+          { type: QueryTypes.SELECT, raw: true }),
+      },
+      {
+        name: 'count',
+        findAll: () => SArticle.count({ where: { published: true } }),
+        queryset: () => SArticle.objects.filter({ published: true }).count(),
+        floor: () => sequelize.query(`SELECT COUNT(*) AS n FROM ${articles} WHERE published = $1`, { bind: [1], type: QueryTypes.SELECT, raw: true }),
+      },
+      {
+        name: 'token + user',
+        findAll: () => Token.findAll({ where: { key: token.key }, include: [{ association: 'user', required: false }], limit: 21, subQuery: false }),
+        queryset: () => Token.objects.selectRelated('user').get({ key: token.key }),
+        floor: () => sequelize.query(`SELECT t.*, u.* FROM ${tokens} t JOIN ${users} u ON u.id = t.user_id WHERE t.${quote('key')} = $1`,
+          { bind: [token.key], type: QueryTypes.SELECT, raw: true }),
+      },
+      {
+        name: 'create',
+        findAll: () => SArticle.create({ title: `c${++created}`, body: '', published: false, status: 'draft', owner_id: owners[0].id }),
+        queryset: () => SArticle.objects.create({ title: `c${++created}`, body: '', published: false, status: 'draft', owner_id: owners[0].id }),
+        floor: () => sequelize.query(`INSERT INTO ${articles} (title, body, views, price, published, status, contact, owner_id, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          { bind: [`c${++created}`, '', 0, '0.00', 0, 'draft', '', owners[0].id, '2024-01-01 00:00:00.000000'], type: QueryTypes.INSERT }),
+      },
+    ];
+    const check = await SArticle.objects.selectRelated('owner').orderBy('id').slice(0, 100).fetch();
+    assert.equal(check.length, 100);
+    assert.equal((check[0].get('owner') as User).username, owners[1].username);
+    for (const scenario of scenarios) await measure(scenario, scenario.name.startsWith('list') ? OPS / 4 : OPS);
+  } finally {
+    await db.teardown();
+  }
+}
+
+if (require.main === module) {
+  setupSettings(process.env.SETTINGS_MODULE || 'spec/settings');
+  run().then(() => closeConnections()).then(() => process.exit(0), (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}

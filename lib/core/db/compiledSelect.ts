@@ -1,0 +1,121 @@
+/**
+ * Compiled SELECTs: the statement for one QuerySet shape (model, select-related joins,
+ * ordering, whether it filters) is generated once — by Sequelize's own generator, so the
+ * columns, aliases and join handling match what `findAll()` reads back — and cached with its
+ * validated options. Each run fills in the WHERE condition and LIMIT/OFFSET, binds the values
+ * (`$n`; a prepared statement through mysql2's `execute` on MySQL) and hands the rows to
+ * Sequelize's result handling, which parses the values by the columns' types and builds the
+ * instances exactly as `findAll()` does. What is skipped per call is the option cloning,
+ * include validation and SQL generation.
+ */
+import { Op, QueryTypes, Utils, literal, type FindOptions } from 'sequelize';
+import type { Model, ModelCtor } from 'sequelize-typescript';
+import { bindGeneration, ensureModel } from './connection';
+
+/** The text Sequelize renders where the per-call WHERE condition goes. */
+const WHERE_MARKER = '__api_framework_where__';
+
+/** The largest LIMIT both engines accept, for an OFFSET without a LIMIT. */
+const NO_LIMIT = 2 ** 53 - 1;
+
+/** One compiled shape: the SQL around the WHERE condition and the options to run it with. */
+interface CompiledShape {
+  generation: number;
+  head: string;
+  tail: string;
+  options: Record<string, unknown>;
+}
+
+/** The parts of Sequelize's `Model` static API that `findAll()` uses to prepare its options. */
+interface SequelizeModelInternals {
+  sequelize: { query(sql: string, options: Record<string, unknown>): Promise<unknown> };
+  queryInterface: { queryGenerator: { selectQuery(table: unknown, options: unknown, model: unknown): string } };
+  rawAttributes: Record<string, unknown>;
+  primaryKeyAttribute: string;
+  getTableName(options?: unknown): unknown;
+  _injectScope(options: unknown): void;
+  _conformIncludes(options: unknown, self: unknown): void;
+  _expandAttributes(options: unknown): void;
+  _expandIncludeAll(options: unknown): void;
+  _injectDependentVirtualAttributes(attributes: unknown): unknown;
+  _validateIncludedElements(options: unknown, tableNames: Record<string, boolean>): void;
+  _paranoidClause(model: unknown, options: unknown): Record<string, unknown>;
+}
+
+const shapes = new WeakMap<object, Map<string, CompiledShape>>();
+
+/**
+ * Prepare `findOptions` the way `Model.findAll()` does (scopes, includes, attributes, paranoid
+ * clause) and render the SELECT with a marker in place of the WHERE condition.
+ */
+function compileShape(model: ModelCtor, findOptions: FindOptions, filtered: boolean): CompiledShape {
+  const internals = model as unknown as SequelizeModelInternals;
+  const tableNames: Record<string, boolean> = { [String(internals.getTableName())]: true };
+  let options = Utils.cloneDeep({ ...findOptions, hooks: false }) as Record<string, unknown>;
+  if (filtered) options.where = { [Op.and]: [literal(WHERE_MARKER)] };
+  internals._injectScope(options);
+  internals._conformIncludes(options, model);
+  internals._expandAttributes(options);
+  internals._expandIncludeAll(options);
+  options.originalAttributes = internals._injectDependentVirtualAttributes(options.attributes);
+  if (options.include) {
+    options.hasJoin = true;
+    internals._validateIncludedElements(options, tableNames);
+    const attributes = options.attributes as string[] | undefined;
+    if (attributes && !attributes.includes(internals.primaryKeyAttribute)) options.attributes = [internals.primaryKeyAttribute, ...attributes];
+  }
+  if (!options.attributes) {
+    options.attributes = Object.keys(internals.rawAttributes);
+    options.originalAttributes = internals._injectDependentVirtualAttributes(options.attributes);
+  }
+  (Utils as unknown as { mapFinderOptions(options: unknown, model: unknown): void }).mapFinderOptions(options, model);
+  options = internals._paranoidClause(model, options);
+  const selectOptions = { ...options, tableNames: Object.keys(tableNames), type: QueryTypes.SELECT, model };
+  const sql = internals.queryInterface.queryGenerator.selectQuery(internals.getTableName(selectOptions), selectOptions, model).replace(/;\s*$/, '');
+  const at = sql.indexOf(WHERE_MARKER);
+  if (filtered && at < 0) throw new Error(`compiled SELECT for ${model.name}: the WHERE marker is missing from ${sql}`);
+  const { where: _where, transaction: _transaction, ...runOptions } = selectOptions as Record<string, unknown>;
+  void _where;
+  void _transaction;
+  return {
+    generation: bindGeneration(),
+    head: filtered ? sql.slice(0, at) : sql,
+    tail: filtered ? sql.slice(at + WHERE_MARKER.length) : '',
+    options: runOptions,
+  };
+}
+
+/** What one run of a compiled shape needs besides the shape. */
+export interface CompiledSelectRun {
+  /** The shape's cache key (model excluded): joins, ordering, whether it filters. */
+  key: string;
+  /** Builds the shape's Sequelize options (order, include) when it is not compiled yet. */
+  shape: () => FindOptions;
+  /** The WHERE condition (null: none) and its bound values. */
+  where: string | null;
+  params: unknown[];
+  limit: number | null;
+  offset: number;
+}
+
+/** Run a compiled SELECT; returns model instances as `findAll()` would. */
+export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
+  ensureModel(model);
+  const filtered = run.where !== null;
+  const key = `${filtered ? 'w' : '-'}${run.key}`;
+  let byKey = shapes.get(model);
+  if (!byKey) {
+    byKey = new Map();
+    shapes.set(model, byKey);
+  }
+  let compiled = byKey.get(key);
+  if (!compiled || compiled.generation !== bindGeneration()) {
+    compiled = compileShape(model, run.shape(), filtered);
+    byKey.set(key, compiled);
+  }
+  let sql = filtered ? `${compiled.head}${run.where}${compiled.tail}` : compiled.head;
+  if (run.limit !== null || run.offset) sql += ` LIMIT ${run.limit ?? NO_LIMIT}${run.offset ? ` OFFSET ${run.offset}` : ''}`;
+  const internals = model as unknown as SequelizeModelInternals;
+  const options = run.params.length ? { ...compiled.options, bind: run.params } : { ...compiled.options };
+  return (await internals.sequelize.query(`${sql};`, options)) as M[];
+}
