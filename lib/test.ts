@@ -34,8 +34,17 @@ export interface TestRequestOptions {
   format?: string;
   /** Send `data` as-is (string or bytes) with this Content-Type; excludes `format`. */
   contentType?: string;
-  /** Extra request headers. */
+  /**
+   * Extra request headers: header names (`Authorization`) or the original's META spelling
+   * (`HTTP_AUTHORIZATION`, `CONTENT_TYPE`; other upper-case keys such as `REMOTE_USER` go to
+   * `request.META`).
+   */
   headers?: Record<string, string>;
+  /**
+   * The original's `**extra`: META-style keys (`HTTP_AUTHORIZATION` -> the `Authorization`
+   * header, `REMOTE_USER` -> `request.META`); header names work too.
+   */
+  extra?: Record<string, string>;
   /** Extra `request.META` entries (e.g. `REMOTE_USER`). */
   meta?: Record<string, string>;
   /** Make an HTTPS request. */
@@ -181,7 +190,8 @@ export class APIRequestFactory {
    * factory makes.
    */
   generic(method: string, path: string, body: Buffer | string | null, contentType: string | null, options: TestRequestOptions = {}): HttpRequest {
-    const headers: Record<string, string> = { host: 'testserver', ...lowerKeys(this.defaultHeaders), ...lowerKeys(options.headers ?? {}) };
+    const given = splitMetaStyle({ ...this.defaultHeaders, ...(options.headers ?? {}), ...(options.extra ?? {}) });
+    const headers: Record<string, string> = { host: 'testserver', ...given.headers };
     if (contentType !== null) headers['content-type'] = contentType;
     const request = HttpRequest.create({
       method,
@@ -191,6 +201,7 @@ export class APIRequestFactory {
       secure: options.secure ?? false,
       remoteAddress: options.remoteAddr ?? '127.0.0.1',
     });
+    Object.assign(request.META, given.meta);
     if (options.meta) Object.assign(request.META, options.meta);
     if (!this.enforceCsrfChecks) {
       request.dontEnforceCsrfChecks = true;
@@ -200,10 +211,23 @@ export class APIRequestFactory {
   }
 }
 
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
+const META_KEY = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * Headers given by name or in the original's META spelling: `HTTP_X_API_KEY` is the header
+ * `x-api-key`, `CONTENT_TYPE`/`CONTENT_LENGTH` are those headers, other upper-case
+ * identifiers (`REMOTE_USER`, `SERVER_NAME`) are META entries; anything else is a header name.
+ */
+export function splitMetaStyle(entries: Record<string, string>): { headers: Record<string, string>; meta: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const meta: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entries)) {
+    if (!META_KEY.test(key)) headers[key.toLowerCase()] = value;
+    else if (key.startsWith('HTTP_')) headers[key.slice(5).toLowerCase().replace(/_/g, '-')] = value;
+    else if (key === 'CONTENT_TYPE' || key === 'CONTENT_LENGTH') headers[key.toLowerCase().replace('_', '-')] = value;
+    else meta[key] = value;
+  }
+  return { headers, meta };
 }
 
 /**
@@ -336,7 +360,11 @@ export class APIClient {
     this.factory = new APIRequestFactory(options);
   }
 
-  /** Set headers (e.g. `Authorization`) sent with every later request; replaces earlier ones. */
+  /**
+   * Set headers sent with every later request, replacing earlier ones: by name
+   * (`{ Authorization: 'Token abc' }`) or in the original's META spelling
+   * (`{ HTTP_AUTHORIZATION: 'Token abc' }`).
+   */
   credentials(headers: Record<string, string> = {}): void {
     this.credentialHeaders = { ...headers };
   }
@@ -393,7 +421,8 @@ export class APIClient {
 
   private withCredentials(options: TestRequestOptions): TestRequestOptions {
     const headers: Record<string, string> = { ...this.credentialHeaders, ...(options.headers ?? {}) };
-    if (this.cookies.size && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
+    const hasCookie = Object.keys({ ...headers, ...(options.extra ?? {}) }).some((name) => name.toLowerCase() === 'cookie' || name === 'HTTP_COOKIE');
+    if (this.cookies.size && !hasCookie) {
       headers.cookie = cookieHeader(this.cookies);
     }
     return { ...options, headers };
