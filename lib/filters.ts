@@ -387,6 +387,29 @@ export class OrderingFilter extends BaseFilterBackend {
   }
 }
 
+/** The lookups `FieldFilterBackend` applies to declared fields (`?name__<lookup>=`). */
+export const FILTER_LOOKUPS = ['exact', 'iexact', 'contains', 'icontains', 'in', 'gt', 'gte', 'lt', 'lte', 'isnull', 'range',
+  'startswith'] as const;
+/** One of `FILTER_LOOKUPS`. */
+export type FilterLookup = typeof FILTER_LOOKUPS[number];
+const TEXT_LOOKUPS = new Set<FilterLookup>(['iexact', 'contains', 'icontains', 'startswith']);
+
+/**
+ * The declared field a parameter filters and its lookup: `owner__username__icontains` with
+ * `owner__username` declared -> that field, lookup `icontains`; the longest declared name
+ * wins. Null for a parameter that names no declared field (`page`, `search`).
+ */
+function declaredTarget(param: string, declared: readonly string[]): { name: string; lookup: string | null } | null {
+  let best: { name: string; lookup: string | null } | null = null;
+  for (const name of declared) {
+    if (param === name) return { name, lookup: null };
+    if (param.startsWith(`${name}__`) && (best === null || name.length > best.name.length)) {
+      best = { name, lookup: param.slice(name.length + 2) };
+    }
+  }
+  return best;
+}
+
 const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT', 'SMALLINT', 'MEDIUMINT', 'TINYINT']);
 const NUMBER_TYPES = new Set(['DECIMAL', 'FLOAT', 'DOUBLE', 'REAL', 'NUMBER']);
 const TRUE_VALUES = new Set(['true', 'True', '1', 'yes']);
@@ -406,9 +429,11 @@ function calendarDate(value: string): string | null {
 }
 
 /**
- * Exact-match filtering on declared fields: with `filtersetFields = ['language', 'owner__username']`
- * on the view, `?language=python&owner__username=ann` keeps the matching rows. Undeclared
- * parameters are ignored, empty values too; a value the field cannot hold (`?id=abc`) answers 400.
+ * Filtering on declared fields: with `filtersetFields = ['language', 'owner__username']` on the
+ * view, `?language=python&owner__username=ann` keeps the matching rows, and the standard
+ * lookups apply to them (`?id__gte=2`, `?language__in=py,js`; see `FILTER_LOOKUPS`). Undeclared
+ * parameters are ignored, empty values too; a value the field cannot hold (`?id=abc`) or an
+ * unsupported lookup on a declared field (`?id__regex=x`) answers 400 naming the parameter.
  */
 export class FieldFilterBackend extends BaseFilterBackend {
   /** The declared fields: the view's `filtersetFields`. */
@@ -457,7 +482,37 @@ export class FieldFilterBackend extends BaseFilterBackend {
     return { value };
   }
 
-  /** Keep the rows whose declared fields equal the given query values. */
+  /**
+   * Convert the value of one `name__lookup` parameter: a list for `in` (`1,2,3`), a pair for
+   * `range` (`1,5`), a boolean for `isnull`, text for the text lookups, else the field's type.
+   */
+  convertLookupValue(field: FieldInfo, lookup: FilterLookup, value: string): { value: unknown } | { error: string } {
+    if (lookup === 'isnull') {
+      if (TRUE_VALUES.has(value)) return { value: true };
+      if (FALSE_VALUES.has(value)) return { value: false };
+      return { error: gettext('Select a valid choice. %(value)s is not one of the available choices.').replace('%(value)s', value) };
+    }
+    if (lookup === 'in' || lookup === 'range') {
+      const items = value.split(',');
+      if (lookup === 'range' && items.length !== 2) return { error: gettext('Enter a list of two values: the lower and upper bound.') };
+      const values: unknown[] = [];
+      for (const item of items) {
+        const converted = this.convertValue(field, item.trim());
+        if ('error' in converted) return converted;
+        values.push(converted.value);
+      }
+      return { value: values };
+    }
+    if (TEXT_LOOKUPS.has(lookup)) return { value };
+    return this.convertValue(field, value);
+  }
+
+  /**
+   * Keep the rows matching the query parameters on declared fields: `?name=v` is an exact
+   * match, `?name__<lookup>=v` one of `FILTER_LOOKUPS` (`?id__gte=2`, `?id__in=1,2`,
+   * `?title__icontains=x`, `?id__range=1,5`, `?owner__isnull=true`). A lookup outside that
+   * list on a declared field answers 400 naming the parameter; every value is bound in SQL.
+   */
   filterQueryset<QS extends GenericQuerySet<unknown>>(request: Request, queryset: QS, view: FilterView): QS {
     const declared = this.getFiltersetFields(view);
     if (!declared.length) return queryset;
@@ -465,17 +520,33 @@ export class FieldFilterBackend extends BaseFilterBackend {
     const lookups: Record<string, unknown> = {};
     const errors: Record<string, string[]> = {};
     let throughMany = false;
+    const fields = new Map<string, ReturnType<typeof resolveFieldPath>>();
     for (const name of declared) {
       const resolved = resolveFieldPath(info, name);
       if (!resolved) {
         throw new ImproperlyConfigured(`Invalid filterset field '${name}' on ${view.constructor.name}: the model has no such field.`);
       }
-      const raw = request.queryParams.get(name);
+      fields.set(name, resolved);
+    }
+    // In the order of the declared fields (as the errors are listed), then of the query.
+    const params = [...request.queryParams.keys()]
+      .map((param) => ({ param, target: declaredTarget(param, declared) }))
+      .filter((entry): entry is { param: string; target: { name: string; lookup: string | null } } => entry.target !== null)
+      .sort((a, b) => declared.indexOf(a.target.name) - declared.indexOf(b.target.name));
+    for (const { param, target } of params) {
+      const raw = request.queryParams.get(param);
       if (raw === null || raw === undefined || raw === '') continue;
-      const converted = this.convertValue(resolved.field, String(raw));
-      if ('error' in converted) errors[name] = [converted.error];
+      const resolved = fields.get(target.name) as NonNullable<ReturnType<typeof resolveFieldPath>>;
+      if (target.lookup !== null && !FILTER_LOOKUPS.includes(target.lookup as FilterLookup)) {
+        errors[param] = [`Unsupported lookup '${target.lookup}'. Use one of: ${FILTER_LOOKUPS.join(', ')}.`];
+        continue;
+      }
+      const converted = target.lookup === null
+        ? this.convertValue(resolved.field, String(raw))
+        : this.convertLookupValue(resolved.field, target.lookup as FilterLookup, String(raw));
+      if ('error' in converted) errors[param] = [converted.error];
       else {
-        lookups[name] = converted.value;
+        lookups[param] = converted.value;
         throughMany = throughMany || resolved.throughMany;
       }
     }

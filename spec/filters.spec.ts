@@ -115,4 +115,51 @@ test('field filter :: exact matches on declared fields; bad values are 400', asy
   }
 });
 
+test('field filter :: standard lookups on declared fields, values bound', async () => {
+  const view = { filtersetFields: ['id', 'title', 'language', 'owner__username', 'rank'] };
+  const f = new FieldFilterBackend();
+  const rows: Array<[string, number[]]> = [
+    ['/?id__gte=2', [2, 3]],
+    ['/?id__gt=2', [3]],
+    ['/?id__lt=2', [1]],
+    ['/?id__lte=2', [1, 2]],
+    ['/?id__exact=2', [2]],
+    ['/?id__in=1,3', [1, 3]],
+    ['/?id__range=2,3', [2, 3]],
+    ['/?title__icontains=WORLD', [1, 2]],
+    ['/?title__contains=world', [1, 2]],
+    ['/?title__startswith=Hello', [1, 3]],
+    ['/?title__iexact=WORLD%20PEACE', [2]],
+    ['/?owner__username__in=ann', [1]],
+    ['/?owner__username__isnull=false', [1, 2, 3]],
+    ['/?rank__gte=2&language=js', [3]],
+    ["/?title__icontains=%27%20OR%201=1%20--", []],
+  ];
+  for (const [url, expected] of rows) {
+    assert.equal(await ids(f.filterQueryset(await req(url), GNote.objects.orderBy('id'), view)), expected, url);
+  }
+});
+
+test('field filter :: unsupported lookups and bad lookup values are 400 naming the parameter', async () => {
+  const view = { filtersetFields: ['id', 'language'] };
+  const f = new FieldFilterBackend();
+  const cases: Array<[string, Record<string, string[]>]> = [
+    ['/?id__regex=1', { id__regex: ["Unsupported lookup 'regex'. Use one of: exact, iexact, contains, icontains, in, gt, gte, lt, lte, isnull, range, startswith."] }],
+    ['/?id__gte=abc', { id__gte: ['Enter a number.'] }],
+    ['/?id__in=1,x', { id__in: ['Enter a number.'] }],
+    ['/?id__range=1', { id__range: ['Enter a list of two values: the lower and upper bound.'] }],
+    ['/?id__isnull=maybe', { id__isnull: ['Select a valid choice. maybe is not one of the available choices.'] }],
+    ['/?language__in=js,ruby', { language__in: ['Select a valid choice. ruby is not one of the available choices.'] }],
+  ];
+  for (const [url, expected] of cases) {
+    try {
+      f.filterQueryset(await req(url), GNote.objects.all(), view);
+      assert.unreachable(`${url} accepted`);
+    } catch (error) {
+      assert.instance(error, ValidationError, url);
+      assert.equal(JSON.parse(JSON.stringify((error as ValidationError).detail)), expected, url);
+    }
+  }
+});
+
 test.run();
