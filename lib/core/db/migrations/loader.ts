@@ -78,9 +78,16 @@ export function migrationFiles(dir: string): Array<{ name: string; file: string 
   return [...byName].map(([name, file]) => ({ name, file }));
 }
 
+const loadedFiles = new Map<string, number>();
+
 function loadModule(file: string): MigrationModule {
+  // A file changed since it was loaded (makemigrations wrote it, an editor saved it) is read again.
+  const mtime = fs.statSync(file).mtimeMs;
+  const resolved = require.resolve(file);
+  if (loadedFiles.get(resolved) !== mtime) delete require.cache[resolved];
+  loadedFiles.set(resolved, mtime);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const loaded = require(file) as MigrationModule & { default?: MigrationModule };
+  const loaded = require(resolved) as MigrationModule & { default?: MigrationModule };
   const module = Array.isArray(loaded.operations) || typeof loaded.up === 'function' ? loaded : loaded.default;
   if (!module || !(Array.isArray(module.operations) || typeof module.up === 'function')) {
     throw new MigrationError(`Migration ${file} exports neither 'operations' nor an up() function.`);
