@@ -123,7 +123,13 @@ async function withSqliteForeignKeysOff<T>(sequelize: Sequelize, fn: () => Promi
 async function runStatements(sequelize: Sequelize, statements: Statement[]): Promise<void> {
   for (const statement of statements) {
     if (statement.sql.startsWith('--')) continue;
-    await sequelize.query(statement.sql, statement.params.length ? { bind: statement.params } : {});
+    try {
+      await sequelize.query(statement.sql, statement.params.length ? { bind: statement.params } : {});
+    } catch (error) {
+      const cause = error as Error & { parent?: Error; original?: Error };
+      const message = cause.message || cause.parent?.message || cause.original?.message || String(error);
+      throw new MigrationError(`${message}\n  while running: ${displaySql(sequelize, statement)}`, { cause: error });
+    }
   }
 }
 

@@ -22,9 +22,9 @@ export interface MigrationFileContent {
 }
 
 const KEY_ORDER = [
-  'name', 'oldName', 'newName', 'model', 'table', 'type', 'column', 'primaryKey', 'to', 'onDelete', 'relatedName', 'through', 'dbTable', 'columns',
+  'model', 'name', 'oldName', 'newName', 'table', 'type', 'column', 'primaryKey', 'to', 'onDelete', 'relatedName', 'through', 'dbTable', 'columns',
   'maxLength', 'maxDigits', 'decimalPlaces', 'null', 'blank', 'unique', 'dbIndex', 'default', 'autoNow', 'autoNowAdd', 'choices', 'index', 'fields',
-  'field', 'preserveDefault', 'uniqueTogether', 'options', 'ordering', 'verboseName', 'verboseNamePlural', 'indexes', 'sql', 'reverseSql', 'params',
+  'field', 'preserveDefault', 'options', 'ordering', 'verboseName', 'verboseNamePlural', 'uniqueTogether', 'indexes', 'sql', 'reverseSql', 'params',
 ];
 
 function keyRank(key: string): number {
