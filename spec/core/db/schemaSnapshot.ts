@@ -37,11 +37,11 @@ export async function schemaSnapshot(sequelize: Sequelize, include: (table: stri
         const label = index.origin === 'u' ? '(column unique)' : index.name;
         indexes.push(`${index.unique ? 'UNIQUE ' : ''}${label} (${info.map((c) => c.name).join(', ')})`);
       }
-      const fks = await rows<{ from: string; table: string; to: string }>(sequelize, `PRAGMA foreign_key_list(${q})`);
+      const fks = await rows<{ from: string; table: string; to: string; on_delete: string }>(sequelize, `PRAGMA foreign_key_list(${q})`);
       snapshot[name] = {
         columns: columns.map((c) => `${c.name} ${c.type.toLowerCase()}${c.notnull || c.pk ? ' NOT NULL' : ' NULL'}${c.pk ? ' PK' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}`),
         indexes: indexes.sort(),
-        foreignKeys: fks.map((f) => `${f.from} -> ${f.table}.${f.to}`).sort(),
+        foreignKeys: fks.map((f) => `${f.from} -> ${f.table}.${f.to}${f.on_delete === 'NO ACTION' ? '' : ` ON DELETE ${f.on_delete}`}`).sort(),
       };
     }
     return snapshot;
@@ -71,10 +71,12 @@ export async function schemaSnapshot(sequelize: Sequelize, include: (table: stri
       entry.columns.push(s.column);
       byIndex.set(s.name, entry);
     }
-    const fks = await rows<{ column: string; refTable: string; refColumn: string }>(
+    const fks = await rows<{ column: string; refTable: string; refColumn: string; deleteRule: string }>(
       sequelize,
-      'SELECT COLUMN_NAME AS `column`, REFERENCED_TABLE_NAME AS refTable, REFERENCED_COLUMN_NAME AS refColumn FROM information_schema.KEY_COLUMN_USAGE ' +
-        'WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = $1 AND REFERENCED_TABLE_NAME IS NOT NULL',
+      'SELECT k.COLUMN_NAME AS `column`, k.REFERENCED_TABLE_NAME AS refTable, k.REFERENCED_COLUMN_NAME AS refColumn, r.DELETE_RULE AS deleteRule ' +
+        'FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r ' +
+        'ON r.CONSTRAINT_SCHEMA = k.TABLE_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME ' +
+        'WHERE k.TABLE_SCHEMA = DATABASE() AND k.TABLE_NAME = $1 AND k.REFERENCED_TABLE_NAME IS NOT NULL',
       [name],
     );
     snapshot[name] = {
@@ -82,7 +84,7 @@ export async function schemaSnapshot(sequelize: Sequelize, include: (table: stri
         (c) => `${c.name} ${c.type.toLowerCase()}${c.nullable === 'YES' ? ' NULL' : ' NOT NULL'}${c.colKey === 'PRI' ? ' PK' : ''}${c.extra ? ` ${c.extra}` : ''}${c.dflt !== null && c.dflt !== 'NULL' ? ` DEFAULT ${c.dflt}` : ''}`,
       ),
       indexes: [...byIndex].map(([n, i]) => `${i.unique ? 'UNIQUE ' : ''}${i.unique && i.columns.length === 1 && n === i.columns[0] ? '(column unique)' : n} (${i.columns.join(', ')})`).sort(),
-      foreignKeys: fks.map((f) => `${f.column} -> ${f.refTable}.${f.refColumn}`).sort(),
+      foreignKeys: fks.map((f) => `${f.column} -> ${f.refTable}.${f.refColumn}${['RESTRICT', 'NO ACTION'].includes(f.deleteRule) ? '' : ` ON DELETE ${f.deleteRule}`}`).sort(),
     };
   }
   return snapshot;
