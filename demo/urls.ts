@@ -3,7 +3,7 @@
  * browsable API under `/api-auth/` (and its static files), the token endpoint, the admin
  * under `/admin/`, the features app, and the tutorial at the root.
  */
-import { exceptions, include, path } from '../lib';
+import { exceptions, getSchemaView, include, path } from '../lib';
 import { adminSite } from '../contrib/admin';
 import { obtainAuthToken } from '../contrib/authtoken';
 import { staticfilesUrlpatterns, urls as apiAuthUrls } from '../contrib/browsable';
@@ -20,6 +20,11 @@ export const urlpatterns = [
   // the staff-only admin: users, groups and tokens
   path('admin/', adminSite.urls),
   path('features/', include(featuresUrls)),
+  // the OpenAPI 3.1 document of the whole project (YAML or JSON by negotiation or ?format=)
+  path('schema/', getSchemaView({
+    title: 'api_framework demo',
+    description: 'The tutorial, the quickstart and the features app of the demo project.',
+  }), { name: 'openapi-schema' }),
   path('', include(tutorialRouter.urls)),
 ];
 

@@ -12,7 +12,7 @@ import type { ContentNegotiationClass } from './negotiation';
 import type { ParserClass } from './parsers';
 import type { PermissionClass } from './permissions';
 import type { Request } from './request';
-import type { ViewInspector } from './schemas';
+import type { ViewInspector } from './schemas/inspector';
 import type { RendererClass } from './renderers';
 import type { ThrottleClass } from './throttling';
 import type { VersioningClass } from './versioning';

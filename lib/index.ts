@@ -33,12 +33,14 @@ export * as generics from './generics';
 export * as viewsets from './viewsets';
 export * as routers from './routers';
 export * as filters from './filters';
+export * as schemas from './schemas';
 
 export { apiSettings } from './settings';
 export { Request } from './request';
 export { Response } from './response';
 export { APIView } from './views';
 export { apiView } from './decorators';
+export { getSchemaView } from './schemas';
 
 // The host layer a project uses directly (the original's django.urls, django.http,
 // django.apps and django.conf): URL confs, form data, app configs and the settings module.

@@ -213,17 +213,16 @@ export class PageNumberPagination extends BasePagination {
   override getPaginatedResponseSchema(schema: SchemaObject): SchemaObject {
     return {
       type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
       properties: {
         count: { type: 'integer', example: 123 },
         next: {
-          type: 'string',
-          nullable: true,
+          type: ['string', 'null'],
           format: 'uri',
           example: `http://api.example.org/accounts/?${this.pageQueryParam}=4`,
         },
         previous: {
-          type: 'string',
-          nullable: true,
+          type: ['string', 'null'],
           format: 'uri',
           example: `http://api.example.org/accounts/?${this.pageQueryParam}=2`,
         },
@@ -339,10 +338,11 @@ export class LimitOffsetPagination extends BasePagination {
     const l = this.limitQueryParam;
     return {
       type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
       properties: {
         count: { type: 'integer', example: 123 },
-        next: { type: 'string', nullable: true, format: 'uri', example: `http://api.example.org/accounts/?${o}=400&${l}=100` },
-        previous: { type: 'string', nullable: true, format: 'uri', example: `http://api.example.org/accounts/?${o}=200&${l}=100` },
+        next: { type: ['string', 'null'], format: 'uri', example: `http://api.example.org/accounts/?${o}=400&${l}=100` },
+        previous: { type: ['string', 'null'], format: 'uri', example: `http://api.example.org/accounts/?${o}=200&${l}=100` },
         results: schema,
       },
     };

@@ -242,6 +242,8 @@ export class SimpleRouter extends BaseRouter {
  * every list route, reversed in the namespace the router was included under.
  */
 export class APIRootView extends APIView {
+  /** The API root is not part of generated schemas (as in the original). */
+  override schema = null;
   /** Model permissions do not apply to the root view. */
   ignoreModelPermissions = true;
   /** prefix -> list route name. */

@@ -11,7 +11,7 @@ import * as exceptions from './exceptions';
 import { Request, type Authenticator, type ParserContext } from './request';
 import { Response } from './response';
 import { apiSettings, type ApiSettings } from './settings';
-import { attachSchema, type ViewInspector } from './schemas';
+import { attachSchema, type ViewInspector } from './schemas/inspector';
 import * as status from './status';
 import { camelcaseToSpaces, dedent, markupDescription, removeTrailingString } from './utils/formatting';
 import type { AuthenticationClass } from './authentication';

@@ -44,7 +44,7 @@ test('default :: an AutoSchema attached to the view, the same on every read', ()
   assert.is(view.schema, schema);
   assert.is(schemaFor(view), schema);
   assert.is(view.schema?.view, view);
-  assert.is((view.schema as AutoSchema).getOperationId('/snippets/', 'GET'), 'listSnippetLists');
+  assert.is((view.schema as AutoSchema).getOperationId('/snippets/', 'GET'), 'listSnippets');
   // Each view instance has its own inspector.
   const other = new SnippetListView();
   assert.is.not(other.schema, schema);
@@ -55,7 +55,7 @@ test('default :: DEFAULT_SCHEMA_CLASS is read when the schema is first read', as
   const view = new SnippetListView();
   await overrideSettings({ API_FRAMEWORK: { DEFAULT_SCHEMA_CLASS: CustomSchema } }, () => {
     assert.instance(view.schema, CustomSchema);
-    assert.is((view.schema as AutoSchema).getOperationId('/snippets/', 'GET'), 'custom-listSnippetLists');
+    assert.is((view.schema as AutoSchema).getOperationId('/snippets/', 'GET'), 'custom-listSnippets');
   });
   await overrideSettings({ API_FRAMEWORK: { DEFAULT_SCHEMA_CLASS: null } }, () => {
     assert.is(new SnippetListView().schema, null);

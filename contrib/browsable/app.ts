@@ -1,14 +1,20 @@
 /**
  * The browsable API app (`contrib.browsable`, the original's `rest_framework` app): its
- * templates (`api_framework/*.html`) and static assets (`api_framework/css`, `js`). Listing it
- * in INSTALLED_APPS is optional — the renderer finds its own templates and the static view its
- * own assets — but lets projects see it among their apps.
+ * templates (`api_framework/*.html`), static assets (`api_framework/css`, `js`) and, as in the
+ * original, the `generateschema` command. Listing it in INSTALLED_APPS is optional for the
+ * renderer — it finds its own templates and the static view its own assets — but the command
+ * is available only when it is installed.
  */
-import type { AppConfig } from '../../lib/core/apps';
+import type { AppConfig, CommandClass } from '../../lib/core/apps';
 
 const browsable: AppConfig = {
   label: 'api_framework',
   verboseName: 'API framework',
+  commands: (): Record<string, CommandClass> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const command = require('./commands/generateschema') as typeof import('./commands/generateschema');
+    return { generateschema: command.default };
+  },
 };
 
 export default browsable;

@@ -336,9 +336,10 @@ export class CursorPagination extends BasePagination {
   override getPaginatedResponseSchema(schema: SchemaObject): SchemaObject {
     return {
       type: 'object',
+      required: ['next', 'previous', 'results'],
       properties: {
-        next: { type: 'string', nullable: true },
-        previous: { type: 'string', nullable: true },
+        next: { type: ['string', 'null'] },
+        previous: { type: ['string', 'null'] },
         results: schema,
       },
     };
