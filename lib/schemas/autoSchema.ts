@@ -778,8 +778,10 @@ function modelDefault(model: AnyModelClass, field: Field): unknown {
   return column.default;
 }
 
+/** A plain `Field`, or the unvalidated child a `ListField`/`DictField` gets by default: any JSON value. */
 function isUntypedField(field: Field): boolean {
-  return Object.getPrototypeOf(field) === Field.prototype;
+  const proto = Object.getPrototypeOf(field) as object;
+  return proto === Field.prototype || (Object.getPrototypeOf(proto) === Field.prototype && field.constructor.name === 'UnvalidatedField');
 }
 
 function withLengths(field: CharField, schema: SchemaObject, direction: SchemaDirection): SchemaObject {
