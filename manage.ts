@@ -2,41 +2,17 @@
 /**
  * The project's command-line entry point: `npx ts-node manage.ts <command> [options]`, or
  * compiled, `node dist/manage.js <command>`. Loads the settings (`SETTINGS_MODULE` or
- * `--settings`), then dispatches to the management command.
+ * `--settings`), then dispatches to the management command. `runserver` with its reloader
+ * starts the watching parent first, which loads nothing of the project.
  */
-import 'reflect-metadata';
-import { setupSettings } from './lib/core/conf';
-import { runFromArgv } from './lib/core/management';
-import { runShutdownHooks } from './lib/core/server';
+import { reloaderRequested, runWithReloader } from './lib/core/autoreload';
 
-function settingsFromArgv(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--settings') return argv[i + 1];
-    if (argv[i].startsWith('--settings=')) return argv[i].slice('--settings='.length);
-  }
-  return undefined;
+const argv = process.argv.slice(2);
+
+if (reloaderRequested(argv)) {
+  void runWithReloader({ projectDir: __dirname, argv }).then((code) => process.exit(code));
+} else {
+  // Loaded only here, so that the reloader's parent stays a bare watcher.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./lib/core/commandLine') as { executeFromCommandLine(argv: string[]): void }).executeFromCommandLine(argv);
 }
-
-async function main(argv: string[]): Promise<number> {
-  const settingsModule = settingsFromArgv(argv);
-  if (settingsModule) process.env.SETTINGS_MODULE = settingsModule;
-  try {
-    setupSettings();
-  } catch (error) {
-    process.stderr.write(`${(error as Error).name}: ${(error as Error).message}\n`);
-    // Like the host framework, `help` still lists the core commands without settings.
-    const command = argv.find((arg) => !arg.startsWith('-'));
-    if (command !== undefined && command !== 'help') return 1;
-  }
-  return runFromArgv(argv);
-}
-
-main(process.argv.slice(2))
-  .catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    return 1;
-  })
-  .then(async (code) => {
-    await runShutdownHooks();
-    process.exit(code);
-  });

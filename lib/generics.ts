@@ -18,6 +18,7 @@ import type { Request } from './request';
 import type { Response } from './response';
 import { apiSettings } from './settings';
 import { APIView } from './views';
+import './checks';
 import {
   CreateModelMixin,
   DestroyModelMixin,

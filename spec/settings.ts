@@ -6,8 +6,8 @@ import type { ProjectSettings } from '../lib/core/conf';
 
 const testSettings: Partial<ProjectSettings> = {
   DEBUG: false,
-  SECRET_KEY: 'test-secret-key-not-for-production-0123456789',
-  ALLOWED_HOSTS: ['testserver', '127.0.0.1', 'localhost', '[::1]', '.example.com'],
+  SECRET_KEY: 'test-secret-key-not-for-production-0123456789-abcdefghijklmn',
+  ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]', '.example.com'],
   INSTALLED_APPS: ['contrib.auth', 'contrib.sessions', 'contrib.authtoken'],
   MIDDLEWARE: [
     'contrib.sessions.middleware.SessionMiddleware',

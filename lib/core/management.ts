@@ -59,6 +59,11 @@ export class CommandError extends Error {
     super(message);
     this.returnCode = options.returnCode ?? 1;
   }
+
+  /** The text printed to stderr: `CommandError: <message>` (subclasses may print otherwise). */
+  displayText(): string {
+    return `CommandError: ${this.message}`;
+  }
 }
 
 function camelCase(name: string): string {
@@ -344,7 +349,7 @@ export async function runCommand(name: string, argv: string[], io: CommandIO = {
     return typeof status === 'number' ? status : 0;
   } catch (error) {
     if (error instanceof CommandError && !options.traceback) {
-      stderr.write(`CommandError: ${error.message}\n`);
+      stderr.write(`${error.displayText()}\n`);
       return error.returnCode;
     }
     stderr.write(`${error instanceof Error ? error.stack ?? errorMessage(error) : String(error)}\n`);

@@ -15,6 +15,7 @@ import { settings } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
+import { childExecArgv } from './childProcess';
 
 /** Answers a request; the default is the project's handler (middleware, URLs, views). */
 export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
@@ -421,19 +422,7 @@ export async function runServer(options: RunServerOptions = {}): Promise<Running
 // Cluster mode
 // ---------------------------------------------------------------------------------------------
 
-/**
- * The node flags a child process needs to run this project's entry point: the parent's own,
- * plus ts-node's transpile-only hook when running from TypeScript sources (e.g. under
- * `npx ts-node`, which registers itself without putting a flag in `execArgv`).
- */
-export function childExecArgv(): string[] {
-  const execArgv = [...process.execArgv];
-  const fromSources = __filename.endsWith('.ts');
-  // ts-node registers itself when the entry script is its own bin (`npx ts-node manage.ts`).
-  const registered = execArgv.some((arg) => arg.includes('ts-node')) || /ts-node/.test(process.argv[1] ?? '');
-  if (fromSources && !registered) execArgv.push('-r', require.resolve('ts-node/register/transpile-only'));
-  return execArgv;
-}
+export { childExecArgv } from './childProcess';
 
 function findFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -75,7 +75,7 @@ management('callCommand :: help lists commands grouped by app', async () => {
 management('callCommand :: help <cmd> shows its arguments; unknown commands fail', async () => {
   const runserver = await callCommand('help', ['runserver']);
   assert.is(runserver.exitCode, 0);
-  assert.match(runserver.stdout, /usage: manage\.ts runserver .*\[--noreload\] \[addrport\]/);
+  assert.match(runserver.stdout, /usage: manage\.ts runserver .*\[--noreload\] \[--skip-checks\] \[addrport\]/);
   assert.match(runserver.stdout, /--noreload\s+Tells the server to NOT use the auto-reloader\./);
   const unknown = await callCommand('help', ['frobnicate']);
   assert.is(unknown.exitCode, 1);

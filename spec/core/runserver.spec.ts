@@ -2,7 +2,9 @@
  * `manage.ts runserver` with the auto-reloader, in a child process on a free port: the parent
  * watches the folders of env API_FRAMEWORK_WATCH_DIRS (a temp folder here), and a change to a
  * source file there restarts the server child (a new PID answers); other files are ignored;
- * `--noreload` serves from the command's own process and never restarts.
+ * `--noreload` serves from the command's own process and never restarts. The parent loads
+ * nothing of the project (no settings), survives saves by rename and replaced folders, ignores
+ * node_modules; a port in use and failed system checks end the command with exit status 1.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -51,10 +53,10 @@ function stop(child: ChildProcess): void {
 }
 
 /** Start `manage.ts runserver 127.0.0.1:<port> ...args`; collect its output. */
-function runserver(port: number, args: string[] = []) {
+function runserver(port: number, args: string[] = [], extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'runserver', `127.0.0.1:${port}`, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', API_FRAMEWORK_WATCH_DIRS: tempDir, RUN_MAIN: '' },
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', API_FRAMEWORK_WATCH_DIRS: tempDir, RUN_MAIN: '', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -83,7 +85,7 @@ function runserver(port: number, args: string[] = []) {
     };
     check();
   });
-  return { child, waitFor, output: () => out };
+  return { child, waitFor, output: () => out, errors: () => err };
 }
 
 async function servingPid(port: number): Promise<number> {
@@ -95,8 +97,8 @@ async function servingPid(port: number): Promise<number> {
 const exited = (child: ChildProcess): Promise<number | null> =>
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
-test('watchedDirs :: the project folders by default; API_FRAMEWORK_WATCH_DIRS replaces them', () => {
-  assert.equal(watchedDirs({}), ['lib', 'contrib', 'demo'].map((dir) => path.join(SOURCE_ROOT, dir)));
+test('watchedDirs :: the project folder by default; API_FRAMEWORK_WATCH_DIRS replaces it', () => {
+  assert.equal(watchedDirs({}), [SOURCE_ROOT]);
   assert.equal(watchedDirs({ API_FRAMEWORK_WATCH_DIRS: `spec${path.delimiter}${tempDir}` }), [path.join(SOURCE_ROOT, 'spec'), tempDir]);
 });
 
@@ -137,6 +139,83 @@ test('--noreload :: the command serves itself and a changed file restarts nothin
     assert.not.match(server.output(), /Watching for file changes|changed, reloading/);
     server.child.kill('SIGTERM');
     await exited(server.child);
+  } finally {
+    stop(server.child);
+  }
+});
+
+test('reloader :: the parent loads no settings; saves by rename, new and replaced folders restart; node_modules is ignored', async () => {
+  const port = await freePort();
+  const marker = path.join(tempDir, 'settings-loads.txt');
+  const server = runserver(port, [], { SETTINGS_LOAD_MARKER: marker });
+  try {
+    await server.waitFor(/Starting development server at/);
+    const loads = () => fs.readFileSync(marker, 'utf8').trim().split('\n').map(Number);
+    assert.not.ok(loads().includes(server.child.pid as number), 'the watching parent never loaded the settings');
+    assert.ok(loads().includes(await servingPid(port)), 'the server child did');
+    let starts = 1;
+
+    // An editor that writes a temporary file and renames it over the original.
+    const temp = path.join(tempDir, '.watched.ts.swp');
+    fs.writeFileSync(temp, 'export const version = 10;\n');
+    fs.renameSync(temp, path.join(tempDir, 'watched.ts'));
+    await server.waitFor(/watched\.ts changed, reloading\./);
+    await server.waitFor(/Starting development server at/, ++starts);
+
+    // A folder created after start, then removed and created again (git checkout does that).
+    const sub = path.join(tempDir, 'app');
+    fs.mkdirSync(sub);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.writeFileSync(path.join(sub, 'models.ts'), 'export const a = 1;\n');
+    await server.waitFor(/app\/models\.ts changed, reloading\./);
+    await server.waitFor(/Starting development server at/, ++starts);
+    fs.rmSync(sub, { recursive: true });
+    fs.mkdirSync(sub);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.writeFileSync(path.join(sub, 'views.ts'), 'export const b = 1;\n');
+    await server.waitFor(/app\/views\.ts changed, reloading\./);
+    await server.waitFor(/Starting development server at/, ++starts);
+
+    // Dependencies are not the project's sources.
+    fs.mkdirSync(path.join(tempDir, 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(tempDir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.not.match(server.output(), /node_modules/);
+    assert.is(server.output().match(/Starting development server at/g)?.length, starts);
+
+    server.child.kill('SIGTERM');
+    assert.is(await exited(server.child), 0);
+  } finally {
+    stop(server.child);
+  }
+});
+
+test('port in use :: one line on stderr and exit status 1 (with and without the reloader)', async () => {
+  const blocker = net.createServer();
+  const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
+  try {
+    for (const args of [[], ['--noreload']]) {
+      const server = runserver(port, args);
+      try {
+        assert.is(await exited(server.child), 1, args.join(' '));
+        assert.is(server.errors(), 'Error: That port is already in use.\n', args.join(' '));
+      } finally {
+        stop(server.child);
+      }
+    }
+  } finally {
+    blocker.close();
+  }
+});
+
+test('system checks :: errors stop runserver before it listens (exit status 1)', async () => {
+  const port = await freePort();
+  const server = runserver(port, [], { MIDDLEWARE_FIXTURE: 'broken' });
+  try {
+    assert.is(await exited(server.child), 1);
+    assert.match(server.errors(), /^SystemCheckError: System check identified some issues:\n\nERRORS:\nMIDDLEWARE: \(core\.E002\)/);
+    assert.match(server.output(), 'Performing system checks...');
+    assert.not.match(server.output(), 'Starting development server');
   } finally {
     stop(server.child);
   }

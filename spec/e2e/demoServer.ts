@@ -182,7 +182,7 @@ function childEnv(databaseUrl: string): NodeJS.ProcessEnv {
     DATABASE_URL: databaseUrl,
     CACHE_URL: childCacheUrl(),
     DEBUG: '0',
-    SECRET_KEY: `e2e-${crypto.randomBytes(16).toString('hex')}`,
+    SECRET_KEY: `e2e-${crypto.randomBytes(32).toString('hex')}`,
     API_FRAMEWORK_QUIET: '1',
   };
 }

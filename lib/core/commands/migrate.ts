@@ -6,6 +6,7 @@ import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '.
 import { ImproperlyConfigured } from '../conf';
 import { migrate, MigrationError } from '../db/migrations';
 import { checkDatabaseForCommand } from '../databaseCheck';
+import { runSystemChecks } from '../checks';
 
 /** Applies (or unapplies) migrations and records them in `django_migrations`. */
 export default class MigrateCommand extends BaseCommand {
@@ -26,11 +27,14 @@ export default class MigrateCommand extends BaseCommand {
       help: 'Detect if tables already exist and fake-apply initial migrations if so. Make sure that the current database schema matches your initial migration before using this flag.',
     });
     parser.addArgument({ name: 'no-input', type: 'boolean', help: 'Tells the command to NOT prompt the user for input of any kind.' });
+    parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
   }
 
   override async handle(options: CommandOptions): Promise<void> {
     const appLabel = typeof options.appLabel === 'string' ? options.appLabel : undefined;
     const migrationName = typeof options.migrationName === 'string' ? options.migrationName : undefined;
+    // System check errors stop the command; warnings are printed (to stderr) and it goes on.
+    if (!options.skipChecks) await runSystemChecks({ stdout: this.stdout, stderr: this.stderr });
     await checkDatabaseForCommand();
     try {
       await migrate({

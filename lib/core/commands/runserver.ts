@@ -1,24 +1,39 @@
 /**
  * `manage.ts runserver [HOST:]PORT`: the development server. Unless `--noreload`, a parent
- * process watches the sources (`lib/`, `contrib/`, `demo/`) and restarts the server child when
- * a file changes. Env `API_FRAMEWORK_WATCH_DIRS` (folders separated by the platform's path
- * delimiter, relative to the source root or absolute) replaces the watched folders, for
- * projects kept elsewhere and for tests.
+ * process that loads nothing of the project (`lib/core/autoreload.ts`) watches the project's
+ * folders and restarts the server child when a source file changes. Env
+ * `API_FRAMEWORK_WATCH_DIRS` (folders separated by the platform's path delimiter, relative to
+ * the project or absolute) replaces the watched folders.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { settings, PROJECT_ROOT, SOURCE_ROOT } from '../conf';
-import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
-import { runServer, parseAddrPort, childExecArgv } from '../server';
+import { settings, SOURCE_ROOT } from '../conf';
+import { BaseCommand, CommandError, CommandParser, PROG, type CommandOptions } from '../management';
+import { runServer, parseAddrPort } from '../server';
 import { checkDatabaseForCommand } from '../databaseCheck';
+import { RUN_MAIN, notifyServing, runWithReloader, watchedDirs as watchedProjectDirs } from '../autoreload';
+import { runSystemChecks, unappliedMigrations } from '../checks';
 
-const WATCHED_DIRS = ['lib', 'contrib', 'demo'];
-
-/** The folders the reloader watches: env `API_FRAMEWORK_WATCH_DIRS`, else `WATCHED_DIRS`. */
+/** The folders the reloader watches: env `API_FRAMEWORK_WATCH_DIRS`, else the project folder. */
 export function watchedDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  const configured = (env.API_FRAMEWORK_WATCH_DIRS ?? '').split(path.delimiter).filter(Boolean);
-  return (configured.length ? configured : WATCHED_DIRS).map((dir) => path.resolve(SOURCE_ROOT, dir));
+  return watchedProjectDirs(SOURCE_ROOT, env);
+}
+
+/** A listen error, printed as the host framework does: `Error: That port is already in use.` */
+export class ServerStartError extends CommandError {
+  override displayText(): string {
+    return `Error: ${this.message}`;
+  }
+}
+
+const LISTEN_ERRORS: Record<string, string> = {
+  EACCES: "You don't have permission to access that port.",
+  EADDRINUSE: 'That port is already in use.',
+  EADDRNOTAVAIL: "That IP address can't be assigned to.",
+};
+
+/** The one-line message for an error of `listen()`, or null for other errors. */
+export function listenErrorMessage(error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code !== undefined && code in LISTEN_ERRORS ? LISTEN_ERRORS[code] : null;
 }
 
 /** Starts a development web server that restarts when the code changes. */
@@ -28,6 +43,7 @@ export default class RunserverCommand extends BaseCommand {
   override addArguments(parser: CommandParser): void {
     parser.addArgument({ name: 'addrport', positional: true, required: false, help: 'Optional port number, or ipaddr:port' });
     parser.addArgument({ name: 'noreload', type: 'boolean', help: 'Tells the server to NOT use the auto-reloader.' });
+    parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
   }
 
   override async handle(options: CommandOptions): Promise<void> {
@@ -37,78 +53,46 @@ export default class RunserverCommand extends BaseCommand {
     if (!settings.DEBUG && settings.ALLOWED_HOSTS.length === 0) {
       throw new CommandError('You must set settings.ALLOWED_HOSTS if DEBUG is False.');
     }
-    const reloader = !options.noreload && process.env.RUN_MAIN !== 'true';
-    // An unreachable database stops the command here, in one line (the reloader's process
-    // closes its check connection: the server child opens its own).
-    await checkDatabaseForCommand({ close: reloader });
-    if (reloader) {
-      await this.runWithReloader();
+    if (!options.noreload && process.env[RUN_MAIN] !== 'true') {
+      // Reached only when the command runs in process (manage.ts starts the reloader before
+      // loading anything); the watching still happens in a separate, thin loop.
+      const code = await runWithReloader({ projectDir: SOURCE_ROOT, argv: process.argv.slice(2), stdout: this.stdout });
+      if (code !== 0) throw new CommandError(`The server stopped with exit code ${code}.`, { returnCode: code });
       return;
     }
-    const running = await runServer({ host: parsed.host, port: parsed.port, handleSignals: true });
+    if (!options.skipChecks) {
+      this.stdout.write('Performing system checks...\n\n');
+      await runSystemChecks({ displayNumErrors: true, stdout: this.stdout, stderr: this.stderr });
+    }
+    // An unreachable database stops the command here, in one line.
+    await checkDatabaseForCommand();
+    await this.checkMigrations();
+    let running;
+    try {
+      running = await runServer({ host: parsed.host, port: parsed.port, handleSignals: true });
+    } catch (error) {
+      const message = listenErrorMessage(error);
+      if (message) throw new ServerStartError(message);
+      throw error;
+    }
     this.stdout.write(`Starting development server at ${running.url}/\nQuit the server with CONTROL-C.\n`);
+    notifyServing();
     await running.closed;
   }
 
-  /** Run the server in a child process and restart it whenever a source file changes. */
-  private runWithReloader(): Promise<void> {
-    const script = process.argv[1];
-    // Sources are .ts under ts-node, .js when compiled (the script may be ts-node's own bin).
-    const extension = path.extname(__filename);
-    let child: ChildProcess | null = null;
-    let restartPending = false;
-    let stopping = false;
-    let debounce: NodeJS.Timeout | null = null;
-    const start = (): void => {
-      child = spawn(process.execPath, [...childExecArgv(), script, ...process.argv.slice(2)], {
-        env: { ...process.env, RUN_MAIN: 'true' },
-        stdio: 'inherit',
-      });
-      child.on('exit', () => {
-        child = null;
-        if (restartPending && !stopping) {
-          restartPending = false;
-          start();
-        }
-      });
-    };
-    const restart = (file: string): void => {
-      this.stdout.write(`${file} changed, reloading.\n`);
-      if (child) {
-        restartPending = true;
-        child.kill('SIGTERM');
-      } else {
-        start();
-      }
-    };
-    const watchers: fs.FSWatcher[] = [];
-    for (const full of watchedDirs()) {
-      if (!fs.existsSync(full)) continue;
-      watchers.push(
-        fs.watch(full, { recursive: true }, (_event, filename) => {
-          if (!filename || !String(filename).endsWith(extension)) return;
-          if (debounce) clearTimeout(debounce);
-          const changed = path.relative(PROJECT_ROOT, path.join(full, String(filename)));
-          debounce = setTimeout(() => restart(changed), 100);
-        }),
-      );
+  /** Print the host framework's notice about unapplied migrations (nothing when up to date). */
+  private async checkMigrations(): Promise<void> {
+    let pending: Array<{ app: string }>;
+    try {
+      pending = await unappliedMigrations();
+    } catch {
+      return; // a broken migration folder is migrate's and showmigrations' report
     }
-    this.stdout.write('Watching for file changes with fs.watch\n');
-    start();
-    return new Promise<void>((resolve) => {
-      const stop = (): void => {
-        stopping = true;
-        if (debounce) clearTimeout(debounce);
-        for (const watcher of watchers) watcher.close();
-        if (!child) {
-          resolve();
-          return;
-        }
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    if (!pending.length) return;
+    const labels = [...new Set(pending.map((m) => m.app))].sort();
+    this.stdout.write(
+      `\nYou have ${pending.length} unapplied migration(s). Your project may not work properly until you apply the migrations for app(s): ${labels.join(', ')}.\n` +
+        `Run '${PROG} migrate' to apply them.\n`,
+    );
   }
 }

@@ -8,6 +8,8 @@ import { settings } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { runCluster, parseAddrPort } from '../server';
 import { checkDatabaseForCommand } from '../databaseCheck';
+import { runSystemChecks } from '../checks';
+import { closeConnections } from '../db/connection';
 
 /** Serves the project with several worker processes. */
 export default class ServeCommand extends BaseCommand {
@@ -16,6 +18,7 @@ export default class ServeCommand extends BaseCommand {
   override addArguments(parser: CommandParser): void {
     parser.addArgument({ name: 'workers', short: 'w', type: 'number', default: os.availableParallelism(), help: 'Number of worker processes (default: one per CPU).' });
     parser.addArgument({ name: 'bind', short: 'b', type: 'string', default: '127.0.0.1:8000', help: 'HOST:PORT to listen on (default 127.0.0.1:8000).' });
+    parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
   }
 
   override async handle(options: CommandOptions): Promise<void> {
@@ -27,8 +30,16 @@ export default class ServeCommand extends BaseCommand {
     if (!settings.DEBUG && settings.ALLOWED_HOSTS.length === 0) {
       throw new CommandError('You must set settings.ALLOWED_HOSTS if DEBUG is False.');
     }
-    // The primary process checks the database once (and closes it again) before forking workers.
-    if (cluster.isPrimary) await checkDatabaseForCommand({ close: true });
+    // The primary process runs the system checks (errors stop it, warnings are printed) and
+    // checks the database once (closing it again) before forking workers.
+    if (cluster.isPrimary) {
+      await checkDatabaseForCommand();
+      try {
+        if (!options.skipChecks) await runSystemChecks({ includeDatabaseChecks: true, stdout: this.stdout, stderr: this.stderr });
+      } finally {
+        await closeConnections();
+      }
+    }
     await runCluster({
       workers,
       host: parsed.host,

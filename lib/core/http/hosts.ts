@@ -28,3 +28,24 @@ export function validateHost(host: string, allowedHosts: readonly string[]): boo
 export function pyRepr(value: string): string {
   return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
 }
+
+let testServerAllowed = false;
+
+/**
+ * The host framework's `setup_test_environment()` for hosts: the test clients' host name,
+ * `testserver`, is allowed in addition to `ALLOWED_HOSTS`. The test tools (`api_framework/test`)
+ * and the `test` command call it; `teardownTestEnvironment()` undoes it.
+ */
+export function setupTestEnvironment(): void {
+  testServerAllowed = true;
+}
+
+/** Undo `setupTestEnvironment()`: `testserver` must be in `ALLOWED_HOSTS` again. */
+export function teardownTestEnvironment(): void {
+  testServerAllowed = false;
+}
+
+/** `ALLOWED_HOSTS` as requests are validated against: plus `testserver` in a test environment. */
+export function effectiveAllowedHosts(allowedHosts: readonly string[]): readonly string[] {
+  return testServerAllowed ? [...allowedHosts, 'testserver'] : allowedHosts;
+}

@@ -13,7 +13,7 @@ import { DisallowedHost, RequestDataTooBig } from '../exceptions';
 import type { ResolverMatch } from '../urls';
 import { limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
 import { headerNameFor, metaKey, splitContentType } from './headers';
-import { pyRepr, splitDomainPort, validateHost } from './hosts';
+import { effectiveAllowedHosts, pyRepr, splitDomainPort, validateHost } from './hosts';
 import { MultiValueDict, QueryDict } from './querydict';
 import { anonymousUser, type AuthUser } from './user';
 
@@ -269,8 +269,9 @@ export class HttpRequest {
    */
   getHost(): string {
     const host = this.rawHost();
-    let allowed = settings.ALLOWED_HOSTS;
+    let allowed: readonly string[] = settings.ALLOWED_HOSTS;
     if (settings.DEBUG && allowed.length === 0) allowed = ['.localhost', '127.0.0.1', '[::1]'];
+    allowed = effectiveAllowedHosts(allowed);
     const [domain] = splitDomainPort(host);
     if (domain && validateHost(domain, allowed)) return host;
     let message = `Invalid HTTP_HOST header: ${pyRepr(host)}.`;

@@ -1,0 +1,124 @@
+/**
+ * A recursive file watcher made of one `fs.watch` per directory (inotify on Linux, no stat
+ * polling): new folders are watched as they appear, removed ones forgotten, and a folder that
+ * is replaced (an editor or `git checkout` that saves by rename) is watched again. Node
+ * built-ins only: the reloader's parent process loads this and nothing of the project.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Folder names never watched: dependencies, VCS data, build output, caches. */
+export const IGNORED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'coverage', '.nyc_output', '__pycache__', 'staticfiles']);
+
+/** Options of `FileWatcher`. */
+export interface FileWatcherOptions {
+  /** Only files with these extensions are reported (`['.ts', '.js']`); all when omitted. */
+  extensions?: readonly string[];
+  /** Called with the absolute path of a file that changed, appeared or disappeared. */
+  onChange: (file: string) => void;
+  /** Folder names (any depth) not to watch; default `IGNORED_DIRECTORIES` and hidden folders. */
+  ignore?: (name: string, fullPath: string) => boolean;
+}
+
+function defaultIgnore(name: string): boolean {
+  return IGNORED_DIRECTORIES.has(name) || (name.startsWith('.') && name.length > 1);
+}
+
+/** Watches folders recursively; `close()` stops every watcher. */
+export class FileWatcher {
+  private readonly watchers = new Map<string, fs.FSWatcher>();
+  private readonly ignore: (name: string, fullPath: string) => boolean;
+  private closed = false;
+
+  constructor(private readonly options: FileWatcherOptions) {
+    this.ignore = options.ignore ?? defaultIgnore;
+  }
+
+  /** Start watching `root` and every folder below it (a missing root is watched once it exists). */
+  add(root: string): void {
+    this.watchTree(path.resolve(root));
+  }
+
+  /** The folders currently watched (for diagnostics and tests). */
+  get directories(): string[] {
+    return [...this.watchers.keys()].sort();
+  }
+
+  /** Stop watching. */
+  close(): void {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  private watchTree(dir: string): void {
+    if (this.closed) return;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    this.watchDirectory(dir);
+    for (const entry of entries) {
+      if (entry.isDirectory() && !this.ignore(entry.name, path.join(dir, entry.name))) this.watchTree(path.join(dir, entry.name));
+    }
+  }
+
+  private unwatchTree(dir: string): void {
+    for (const [watched, watcher] of this.watchers) {
+      if (watched === dir || watched.startsWith(`${dir}${path.sep}`)) {
+        watcher.close();
+        this.watchers.delete(watched);
+      }
+    }
+  }
+
+  private watchDirectory(dir: string): void {
+    this.watchers.get(dir)?.close();
+    let watcher: fs.FSWatcher;
+    try {
+      watcher = fs.watch(dir, { persistent: true }, (_event, filename) => this.changed(dir, filename === null ? null : String(filename)));
+    } catch {
+      return;
+    }
+    // The folder itself went away or its watcher broke: forget it, and watch it again if a
+    // new folder of that name is there (saved by rename).
+    watcher.on('error', () => this.rearm(dir));
+    this.watchers.set(dir, watcher);
+  }
+
+  private rearm(dir: string): void {
+    this.unwatchTree(dir);
+    if (!this.closed && isDirectory(dir)) this.watchTree(dir);
+  }
+
+  private changed(dir: string, filename: string | null): void {
+    if (this.closed || filename === null) return;
+    const full = path.join(dir, filename);
+    if (isDirectory(full)) {
+      // A new or replaced folder: (re)watch its tree; nothing to report until a file changes.
+      if (!this.ignore(path.basename(full), full)) this.rearm(full);
+      return;
+    }
+    if (this.watchers.has(full)) {
+      this.unwatchTree(full); // a watched folder was removed or renamed away
+      return;
+    }
+    if (!isDirectory(dir)) {
+      this.rearm(dir);
+      return;
+    }
+    const { extensions } = this.options;
+    if (extensions && !extensions.includes(path.extname(full))) return;
+    this.options.onChange(full);
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
