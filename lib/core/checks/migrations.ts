@@ -15,7 +15,7 @@ export async function unappliedMigrations(): Promise<Array<{ app: string; name: 
   const connection = require('../db/connection') as typeof import('../db/connection');
   const plan = migrations.loadMigrationPlan();
   const { sequelize } = connection.getConnectionState();
-  const executed = new Set(await connection.usePrimary(() => new migrations.DjangoMigrationStorage(sequelize).executed()));
+  const executed = new Set(await connection.usePrimary(() => new migrations.MigrationRecorder(sequelize).applied()));
   return plan.filter((entry) => !executed.has(entry.key)).map((entry) => ({ app: entry.app, name: entry.name }));
 }
 
