@@ -1298,7 +1298,10 @@ export class ModelSerializer extends Serializer {
       const association = (model.associations as Record<string, { set?: (source: Model, targets: unknown[]) => Promise<unknown> }>)[relation.name];
       assert(association && typeof association.set === 'function', `Cannot set relation \`${relation.name}\` of ${model.name}.`);
       await association.set(instance, items);
-      attachRelated(instance, relation.name, items);
+      // Read the relation back as a GET reads it (the related model's ordering), not in the
+      // order the input listed it: create/update and later reads answer the same order.
+      attachRelated(instance, relation.name, undefined);
+      await prefetchRelatedObjects([instance], model, [relation.name]);
     }
   }
 

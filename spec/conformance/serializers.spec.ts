@@ -1,13 +1,17 @@
 /**
  * Serializer behaviours checked against the original (DRF 3.14 run on the same inputs):
  * `data: null` -> `non_field_errors: ["No data provided"]`, repeated form keys under a
- * nested serializer, and async `SerializerMethodField` methods.
+ * nested serializer, async `SerializerMethodField` methods, and many-to-many values listed
+ * in the related model's ordering on create/update as on later reads.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QueryDict } from '../../lib/core/http';
 import { CharField, IntegerField, ListField, MultipleChoiceField, SerializerMethodField } from '../../lib/fields';
-import { Serializer, type DeclaredFields } from '../../lib/serializers';
+import { ModelSerializer, Serializer, type DeclaredFields } from '../../lib/serializers';
+import { useTestDatabase } from '../../lib/core/db/testing';
+import { User } from '../../contrib/auth/models';
+import { SArticle, STag, serializerModels } from '../models/serializers/models';
 
 function plain(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
@@ -158,3 +162,43 @@ methods('sync .data :: an async method fails loudly naming getData()', () => {
 });
 
 methods.run();
+
+const manyToMany = suite('conformance :: many-to-many order');
+useTestDatabase(manyToMany, { models: serializerModels });
+
+class TaggedArticle extends ModelSerializer {
+  static Meta = { model: SArticle, fields: ['id', 'title', 'owner', 'tags'] };
+}
+
+let ownerId = 0;
+const tagIds: number[] = [];
+manyToMany.before(async () => {
+  ownerId = (await User.objects.create({ username: 'm2m-owner', password: '!' })).id;
+  for (const name of ['a', 'b', 'c']) tagIds.push((await STag.objects.create({ name })).id);
+});
+
+async function readBack(id: number): Promise<unknown> {
+  return (plain(await new TaggedArticle(await SArticle.objects.get({ id })).getData()) as { tags: unknown }).tags;
+}
+
+manyToMany('create :: response lists tags as a later GET does (the related ordering), not input order', async () => {
+  const reversed = [...tagIds].reverse();
+  const s = new TaggedArticle({ data: { title: 'm2m create', owner: ownerId, tags: reversed } });
+  assert.is(await s.isValid(), true, JSON.stringify(s.errors));
+  const article = await s.save() as SArticle;
+  const created = (plain(await s.getData()) as { tags: unknown }).tags;
+  assert.equal(created, tagIds);
+  assert.equal(created, await readBack(article.id));
+});
+
+manyToMany('update (PUT) :: same order as the read-back', async () => {
+  const article = await SArticle.objects.create({ title: 'm2m put', owner_id: ownerId });
+  const s = new TaggedArticle(article, { data: { title: 'm2m put', owner: ownerId, tags: [tagIds[2], tagIds[0]] } });
+  assert.is(await s.isValid(), true, JSON.stringify(s.errors));
+  await s.save();
+  const updated = (plain(await s.getData()) as { tags: unknown }).tags;
+  assert.equal(updated, [tagIds[0], tagIds[2]]);
+  assert.equal(updated, await readBack(article.id));
+});
+
+manyToMany.run();
