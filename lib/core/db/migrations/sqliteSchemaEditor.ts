@@ -121,12 +121,11 @@ export class SqliteSchemaEditor extends SchemaEditor {
   }
 
   /** `ALTER TABLE RENAME TO`, then the indexes named after the table are made again. */
-  renameModel(_state: ProjectState, newState: ProjectState, from: ModelState, to: ModelState): void {
+  renameModel(_state: ProjectState, _newState: ProjectState, from: ModelState, to: ModelState): void {
     if (from.table === to.table) return;
     this.execute(`ALTER TABLE ${this.quote(from.table)} RENAME TO ${this.quote(to.table)}`);
     for (const name of this.derivedIndexNames(from)) this.execute(`DROP INDEX ${this.quote(name)}`);
     for (const sql of this.derivedIndexes(to)) this.execute(sql);
-    void newState;
   }
 
   /** `DROP INDEX "name"`. */
