@@ -14,6 +14,11 @@ import type { Request } from './request';
 import type { Kwargs } from './views';
 import { Response } from './response';
 import { apiSettings } from './settings';
+import { QuerySet } from './core/db';
+import { LimitOffsetPagination, PageNumberPagination } from './pagination';
+import type { BasePagination } from './pagination/base';
+import { plainReadPaths } from './utils/plainRead';
+import type { ModelCtor } from 'sequelize-typescript';
 
 /**
  * A constructor of generic views. TypeScript requires mixin bases to take `any[]` (TS2545);
@@ -67,9 +72,22 @@ export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBa
 /** List a queryset: filtered, then paginated when pagination is on. */
 export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
   return class ListModelMixin extends Base {
+    /**
+     * Whether `list()` may read plain rows instead of model instances when the serializer
+     * reads only columns (see `lib/utils/plainRead`). Override to return false when code of
+     * your own (a custom paginator, renderer) needs the instances.
+     */
+    plainRowsAllowed(): boolean {
+      return true;
+    }
+
     /** Answer the filtered (and paginated) list. */
     async list(_request: Request): Promise<Response> {
-      const queryset = await this.filterQueryset(this.getQueryset());
+      let queryset = await this.filterQueryset(this.getQueryset());
+      if (queryset instanceof QuerySet && this.plainRowsAllowed() && paginatesBySlicing(this.paginator)) {
+        const paths = plainReadPaths(this.getSerializer({ instance: [], many: true }), queryset.model as unknown as ModelCtor);
+        if (paths) queryset = queryset.readOnlyRows(paths);
+      }
       const page = await this.paginateQueryset(queryset);
       if (page !== null) {
         const serializer = this.getSerializer({ instance: page, many: true });
@@ -79,6 +97,11 @@ export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase
       return new Response(await serializer.getData());
     }
   };
+}
+
+/** True for no pagination and for the library's page-number and limit/offset pagination (they only slice). */
+function paginatesBySlicing(paginator: BasePagination | null): boolean {
+  return paginator === null || paginator instanceof PageNumberPagination || paginator instanceof LimitOffsetPagination;
 }
 
 /** Retrieve a model instance. */

@@ -26,6 +26,9 @@ interface CompiledShape {
   options: Record<string, unknown>;
 }
 
+/** The model Sequelize's result handling builds rows with, per compiled shape (see `reader`). */
+const readers = new WeakMap<CompiledShape, ModelCtor>();
+
 /** The parts of Sequelize's `Model` static API that `findAll()` uses to prepare its options. */
 interface SequelizeModelInternals {
   sequelize: { query(sql: string, options: Record<string, unknown>): Promise<unknown> };
@@ -91,6 +94,11 @@ export interface CompiledSelectRun {
   key: string;
   /** Builds the shape's Sequelize options (order, include) when it is not compiled yet. */
   shape: () => FindOptions;
+  /**
+   * Builds the stand-in model the rows are handed to instead of the model (plain rows), once
+   * per shape; null: instances.
+   */
+  reader: (() => ModelCtor) | null;
   /** The WHERE condition (null: none) and its bound values. */
   where: string | null;
   params: unknown[];
@@ -98,7 +106,7 @@ export interface CompiledSelectRun {
   offset: number;
 }
 
-/** Run a compiled SELECT; returns model instances as `findAll()` would. */
+/** Run a compiled SELECT; returns model instances as `findAll()` would (or the reader's rows). */
 export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
   ensureModel(model);
   const filtered = run.where !== null;
@@ -116,6 +124,11 @@ export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, ru
   let sql = filtered ? `${compiled.head}${run.where}${compiled.tail}` : compiled.head;
   if (run.limit !== null || run.offset) sql += ` LIMIT ${run.limit ?? NO_LIMIT}${run.offset ? ` OFFSET ${run.offset}` : ''}`;
   const internals = model as unknown as SequelizeModelInternals;
-  const options = run.params.length ? { ...compiled.options, bind: run.params } : { ...compiled.options };
+  const options: Record<string, unknown> = run.params.length ? { ...compiled.options, bind: run.params } : { ...compiled.options };
+  if (run.reader) {
+    let reader = readers.get(compiled);
+    if (!reader) readers.set(compiled, reader = run.reader());
+    options.model = reader;
+  }
   return (await internals.sequelize.query(`${sql};`, options)) as M[];
 }

@@ -17,6 +17,7 @@ import { deleteQuerySetRows } from './deletion';
 import { prefetchRelatedObjects } from './prefetch';
 import { columnValue, runBulkWrite } from './boundWrite';
 import { runCompiledSelect } from './compiledSelect';
+import { plainRowReader, plainRowShape } from './plainRows';
 
 const MAX_GET_RESULTS = 21;
 
@@ -39,6 +40,8 @@ interface QueryState {
   prefetchRelated: readonly string[];
   distinct: boolean;
   empty: boolean;
+  /** Column paths for `readOnlyRows()` (null: model instances). */
+  readPaths: ReadonlyArray<readonly string[]> | null;
 }
 
 const INITIAL_STATE: QueryState = {
@@ -51,6 +54,7 @@ const INITIAL_STATE: QueryState = {
   prefetchRelated: [],
   distinct: false,
   empty: false,
+  readPaths: null,
 };
 
 interface IncludeNode {
@@ -148,6 +152,17 @@ export class QuerySet<M extends Model> implements Subquery {
   /** Remove duplicate rows (relation lookups never duplicate rows here; matters for `values()`). */
   distinct(): QuerySet<M> {
     return this.clone({ distinct: true });
+  }
+
+  /**
+   * Answer plain read-only rows instead of model instances: only the columns `paths` name
+   * (`[['title'], ['owner', 'username']]`; to-one relations, then a column) plus the primary
+   * keys, joined relations as nested objects, each row answering `pk`; values exactly as on
+   * instances. For representation only (no `save()`, signals or custom getters); ignored when
+   * `prefetchRelated()` is set. Unknown names or to-many relations raise `FieldError`.
+   */
+  readOnlyRows(paths: ReadonlyArray<readonly string[]>): QuerySet<M> {
+    return this.clone({ readPaths: paths.map((path) => [...path]) });
   }
 
   /** A QuerySet that matches nothing and never queries the database. */
@@ -321,9 +336,11 @@ export class QuerySet<M extends Model> implements Subquery {
   private runCompiled(): Promise<M[]> {
     const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
     const where = this.whereSql(ctx);
+    const readPaths = this.state.prefetchRelated.length ? null : this.state.readPaths;
     return runCompiledSelect(this.modelCtor, {
-      key: JSON.stringify([this.state.selectRelated, this.getOrdering()]),
-      shape: () => this.shapeOptions(),
+      key: JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths]),
+      shape: () => (readPaths ? plainRowShape(this.modelCtor, this.shapeOptions(), readPaths) : this.shapeOptions()),
+      reader: readPaths ? () => plainRowReader(this.modelCtor, readPaths) : null,
       where,
       params: ctx.params,
       limit: this.state.limit,
