@@ -18,6 +18,8 @@
  * Run it alone with `npx ts-node bench/queries.bench.ts` (or `npm run bench queries`).
  */
 import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { QueryTypes } from 'sequelize';
 import { setupSettings } from '../lib/core/conf';
 import { setupTestDatabase } from '../lib/core/db/testing';
@@ -28,6 +30,8 @@ import { Token } from '../contrib/authtoken/models';
 import { SArticle, serializerModels } from '../spec/models/serializers/models';
 
 const ROUNDS = 9;
+/** The columns a snippet-like list serializer reads (what the list mixin asks `readOnlyRows()` for). */
+const LIST_PATHS = [['id'], ['title'], ['body'], ['published'], ['status'], ['owner', 'username']];
 const OPS = 200;
 
 interface Scenario {
@@ -57,6 +61,28 @@ async function measure(scenario: Scenario, ops: number): Promise<void> {
   const [a, q, f] = [median(times.findAll), median(times.queryset), median(times.floor)];
   process.stdout.write(`queries: ${scenario.name.padEnd(16)} findAll ${a.toFixed(0)} µs  QuerySet ${q.toFixed(0)} µs  floor ${f.toFixed(0)} µs  `
     + `findAll/QuerySet ${(a / q).toFixed(2)}  QuerySet/floor ${(q / f).toFixed(2)}\n`);
+}
+
+/** Heap retained by 300 rows + owners held at once: instances against plain rows. */
+async function retainedMemory(): Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const heldBy = async (load: () => Promise<unknown[]>): Promise<number> => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const held = await load();
+    gc();
+    const bytes = process.memoryUsage().heapUsed - before;
+    assert.equal(held.length, 300);
+    return bytes;
+  };
+  const held: number[] = [];
+  for (let i = 0; i < 5; i++) held.push(await heldBy(() => SArticle.objects.selectRelated('owner').orderBy('id').slice(0, 300).fetch()));
+  const instances = median(held);
+  const rows: number[] = [];
+  for (let i = 0; i < 5; i++) rows.push(await heldBy(() => SArticle.objects.orderBy('id').slice(0, 300).readOnlyRows(LIST_PATHS).fetch()));
+  const plain = median(rows);
+  process.stdout.write(`queries: memory held by 300 rows + owner: instances ${(instances / 1024).toFixed(0)} KiB  plain rows ${(plain / 1024).toFixed(0)} KiB  ratio ${(instances / plain).toFixed(1)}\n`);
 }
 
 /** The bench, as `bench/run.ts` calls it. */
@@ -91,6 +117,13 @@ export default async function run(): Promise<void> {
           { type: QueryTypes.SELECT, raw: true }),
       },
       {
+        name: 'list 100 rows',
+        findAll: () => SArticle.findAll({ include: [{ association: 'owner', required: false }], order: [['id', 'ASC']], limit: 100, subQuery: false }),
+        queryset: () => SArticle.objects.orderBy('id').slice(0, 100).readOnlyRows(LIST_PATHS).fetch(),
+        floor: () => sequelize.query(`SELECT a.id, a.title, a.body, a.published, a.status, u.username FROM ${articles} a LEFT JOIN ${users} u ON u.id = a.owner_id ORDER BY a.id LIMIT 100`,
+          { type: QueryTypes.SELECT, raw: true }),
+      },
+      {
         name: 'count',
         findAll: () => SArticle.count({ where: { published: true } }),
         queryset: () => SArticle.objects.filter({ published: true }).count(),
@@ -115,6 +148,7 @@ export default async function run(): Promise<void> {
     assert.equal(check.length, 100);
     assert.equal((check[0].get('owner') as User).username, owners[1].username);
     for (const scenario of scenarios) await measure(scenario, scenario.name.startsWith('list') ? OPS / 4 : OPS);
+    await retainedMemory();
   } finally {
     await db.teardown();
   }
