@@ -12,6 +12,7 @@ import {
 import { Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation } from './exceptions';
 import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
 import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
+import { formatException, technical404Response, technical500Response } from './debug';
 
 type ViewHook = NonNullable<Middleware['processView']>;
 type ExceptionHook = NonNullable<Middleware['processException']>;
@@ -118,7 +119,7 @@ export function shouldLogServerErrors(): boolean {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error);
+  return formatException(error);
 }
 
 async function callErrorHandler(status: 400 | 403 | 404 | 500, request: HttpRequest, error: unknown): Promise<HttpResponse> {
@@ -141,7 +142,8 @@ async function callErrorHandler(status: 400 | 403 | 404 | 500, request: HttpRequ
 
 /** Turn an error raised while handling `request` into the matching error response. */
 export async function responseForException(request: HttpRequest, error: unknown): Promise<HttpResponse> {
-  if (error instanceof Http404) return callErrorHandler(404, request, error);
+  // With DEBUG, the host framework answers its technical pages instead of handler404/handler500.
+  if (error instanceof Http404) return settings.DEBUG ? debugPage(() => technical404Response(request, error), 404, request, error) : callErrorHandler(404, request, error);
   if (error instanceof PermissionDenied) return callErrorHandler(403, request, error);
   if (error instanceof RequestDataTooBig) return requestTooBig(request, error);
   if (error instanceof RequestAborted) return requestAborted(request, error);
@@ -150,7 +152,18 @@ export async function responseForException(request: HttpRequest, error: unknown)
     return callErrorHandler(400, request, error);
   }
   if (shouldLogServerErrors()) logError(`Internal Server Error: ${request.path}\n${describe(error)}`);
+  if (settings.DEBUG) return debugPage(() => technical500Response(request, error), 500, request, error);
   return callErrorHandler(500, request, error);
+}
+
+/** A DEBUG page, or (should building it fail) the status's error handler. */
+async function debugPage(build: () => HttpResponse, status: 404 | 500, request: HttpRequest, error: unknown): Promise<HttpResponse> {
+  try {
+    return build();
+  } catch (pageError) {
+    logError(`Error while rendering the DEBUG ${status} page: ${describe(pageError)}`);
+    return callErrorHandler(status, request, error);
+  }
 }
 
 type TransactionModule = typeof import('./db/transaction');

@@ -268,12 +268,13 @@ server('500 :: a view returning nothing is a 500', async ({ client }) => {
   assert.match(output, /didn't return an HttpResponse object/);
 });
 
-server('500 :: DEBUG adds the exception and traceback, only when DEBUG', async ({ client }) => {
+server('500 :: DEBUG answers the technical page (exception, message, stack), only when DEBUG', async ({ client }) => {
   await overrideSettings({ DEBUG: true }, async () => {
     const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
+    assert.is(res.statusCode, 500);
     const body = await text(res.body);
-    assert.match(body, '<h1>Server Error (500)</h1><p>Error: the view exploded</p>');
-    assert.match(body, /<pre>Error: the view exploded\n\s+at .*boom/);
+    assert.match(body, '<h1>Error at /boom/</h1>\n  <pre class="exception_value">the view exploded</pre>');
+    assert.match(body, /<code class="fname">[^<]*urls\.ts<\/code>, line \d+, in boom/);
   });
   const { result: res } = await quietly(() => client.request({ path: '/boom/', method: 'GET' }));
   assert.is(await text(res.body), errorPage('Server Error (500)'));
