@@ -11,14 +11,14 @@ import { settings } from './core/conf';
 import { quoteCookieValue } from './core/cookie';
 import { withRollback } from './core/db/testing';
 import { handleRequest } from './core/handler';
-import { HttpRequest, HttpResponse, StreamingHttpResponse, setupTestEnvironment, type AuthUser } from './core/http';
+import { HttpRequest, HttpResponse, StreamingHttpResponse, allowTestClientHost, type AuthUser } from './core/http';
 import { runServer, type RunningServer } from './core/server';
 import { forceAuthenticate as forceRequestAuthentication } from './request';
 import { apiSettings } from './settings';
 
 // As the host framework's test runner does, the test clients' host `testserver` is allowed
 // without listing it in ALLOWED_HOSTS once the test tools are loaded.
-setupTestEnvironment();
+allowTestClientHost();
 
 /** A renderer as the request factory uses it to encode bodies. */
 interface EncodingRenderer {

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { overrideSettings } from '../lib/core/conf';
-import { DisallowedHost, HttpRequest, setupTestEnvironment, teardownTestEnvironment } from '../lib/core/http';
+import { allowTestClientHost, DisallowedHost, HttpRequest } from '../lib/core/http';
 import { APIClient } from '../lib/test';
 
 const test = suite('test environment');
@@ -19,13 +19,13 @@ test('testserver :: allowed for the test client while ALLOWED_HOSTS lists only t
   });
 });
 
-test('testserver :: refused again after teardownTestEnvironment()', () => {
+test('testserver :: refused again after allowTestClientHost(false)', () => {
   overrideSettings({ ALLOWED_HOSTS: ['api.example.org'], DEBUG: false }, () => {
-    teardownTestEnvironment();
+    allowTestClientHost(false);
     try {
       assert.throws(() => HttpRequest.create({ headers: { host: 'testserver' } }).getHost(), (e: unknown) => e instanceof DisallowedHost);
     } finally {
-      setupTestEnvironment();
+      allowTestClientHost();
     }
     assert.is(HttpRequest.create({ headers: { host: 'testserver' } }).getHost(), 'testserver');
   });

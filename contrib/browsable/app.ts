@@ -1,9 +1,9 @@
 /**
  * The browsable API app (`contrib.browsable`, the original's `rest_framework` app): its
  * templates (`api_framework/*.html`), static assets (`api_framework/css`, `js`) and, as in the
- * original, the `generateschema` command. Listing it in INSTALLED_APPS is optional for the
- * renderer — it finds its own templates and the static view its own assets — but the command
- * is available only when it is installed.
+ * original, the `generateschema` and `collectstatic` commands. Listing it in INSTALLED_APPS is optional for the
+ * renderer — it finds its own templates and the static view its own assets — but the commands
+ * are available only when it is installed.
  */
 import type { AppConfig, CommandClass } from '../../lib/core/apps';
 
@@ -13,7 +13,9 @@ const browsable: AppConfig = {
   commands: (): Record<string, CommandClass> => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const command = require('./commands/generateschema') as typeof import('./commands/generateschema');
-    return { generateschema: command.default };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const collectstatic = require('./commands/collectstatic') as typeof import('./commands/collectstatic');
+    return { generateschema: command.default, collectstatic: collectstatic.default };
   },
 };
 

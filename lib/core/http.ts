@@ -12,7 +12,7 @@ export {
 } from './exceptions';
 export { MultiValueDict, QueryDict } from './http/querydict';
 export { anonymousUser, type AuthUser } from './http/user';
-export { splitDomainPort, validateHost, setupTestEnvironment, teardownTestEnvironment } from './http/hosts';
+export { splitDomainPort, validateHost, allowTestClientHost } from './http/hosts';
 export { HttpRequest, type RequestInit, type UploadedFile } from './http/request';
 export { ResponseHeaders } from './http/responseHeaders';
 export type { CookieOptions, ResponseCookie } from './http/cookies';

@@ -1,8 +1,12 @@
-/** `manage.ts changepassword [username]`: set a user's password, asking for it twice. */
+/**
+ * `manage.ts changepassword [username]`: set a user's password, asking for it twice; it must
+ * pass `AUTH_PASSWORD_VALIDATORS` (three tries, as in the host framework).
+ */
 import os from 'node:os';
 import { BaseCommand, CommandError, type CommandOptions, type CommandParser } from '../../../lib/core/management';
 import { User } from '../models';
 import { Prompter } from '../prompt';
+import { PasswordValidationError, validatePassword } from '../passwordValidation';
 
 const MAX_TRIES = 3;
 
@@ -38,6 +42,14 @@ export default class Command extends BaseCommand {
         const second = await this.getPass(prompter, 'Password (again): ');
         if (first !== second) {
           this.stdout.write('Passwords do not match. Please try again.\n');
+          count++;
+          continue;
+        }
+        try {
+          validatePassword(second, user);
+        } catch (error) {
+          if (!(error instanceof PasswordValidationError)) throw error;
+          this.stderr.write(`${error.messages.join('\n')}\n`);
           count++;
           continue;
         }

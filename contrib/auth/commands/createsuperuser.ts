@@ -1,13 +1,16 @@
 /**
  * `manage.ts createsuperuser`: create a staff superuser, prompting for the username, email and
  * password (twice), or with `--noinput` from `--username`, `--email` and the password in
- * `SUPERUSER_PASSWORD` / `DJANGO_SUPERUSER_PASSWORD`.
+ * `SUPERUSER_PASSWORD` / `DJANGO_SUPERUSER_PASSWORD`. Interactive passwords go through
+ * `AUTH_PASSWORD_VALIDATORS`; their messages are printed and the command offers to bypass them
+ * (`Bypass password validation and create user anyway? [y/N]`), as the host framework does.
  */
 import os from 'node:os';
 import { BaseCommand, CommandError, type CommandOptions, type CommandParser } from '../../../lib/core/management';
 import { User } from '../models';
 import { Prompter } from '../prompt';
 import { ValidationError, validateEmail } from '../validators';
+import { PasswordValidationError, validatePassword } from '../passwordValidation';
 
 const USERNAME_MAX_LENGTH = 150;
 const EMAIL_MAX_LENGTH = 254;
@@ -139,6 +142,15 @@ export default class Command extends BaseCommand {
           if (first.trim() === '') {
             this.stderr.write("Error: Blank passwords aren't allowed.\n");
             continue;
+          }
+          // AUTH_PASSWORD_VALIDATORS, against the user about to be created (not saved).
+          try {
+            validatePassword(second, User.build({ username, email }));
+          } catch (error) {
+            if (!(error instanceof PasswordValidationError)) throw error;
+            this.stderr.write(`${error.messages.join('\n')}\n`);
+            const answer = await prompter.ask('Bypass password validation and create user anyway? [y/N]: ');
+            if (answer.toLowerCase() !== 'y') continue;
           }
           password = first;
         }

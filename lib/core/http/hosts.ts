@@ -29,23 +29,18 @@ export function pyRepr(value: string): string {
   return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
 }
 
-let testServerAllowed = false;
+let testClientHostAllowed = false;
 
 /**
- * The host framework's `setup_test_environment()` for hosts: the test clients' host name,
- * `testserver`, is allowed in addition to `ALLOWED_HOSTS`. The test tools (`api_framework/test`)
- * and the `test` command call it; `teardownTestEnvironment()` undoes it.
+ * Allow (or stop allowing) the test clients' host name, `testserver`, in addition to
+ * `ALLOWED_HOSTS`, as the host framework's test runner does. The test tools
+ * (`api_framework/test`) and `manage.ts test` turn it on.
  */
-export function setupTestEnvironment(): void {
-  testServerAllowed = true;
+export function allowTestClientHost(allow = true): void {
+  testClientHostAllowed = allow;
 }
 
-/** Undo `setupTestEnvironment()`: `testserver` must be in `ALLOWED_HOSTS` again. */
-export function teardownTestEnvironment(): void {
-  testServerAllowed = false;
-}
-
-/** `ALLOWED_HOSTS` as requests are validated against: plus `testserver` in a test environment. */
+/** `ALLOWED_HOSTS` as requests are validated against: plus `testserver` while tests run. */
 export function effectiveAllowedHosts(allowedHosts: readonly string[]): readonly string[] {
-  return testServerAllowed ? [...allowedHosts, 'testserver'] : allowedHosts;
+  return testClientHostAllowed ? [...allowedHosts, 'testserver'] : allowedHosts;
 }
