@@ -199,6 +199,12 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   API_FRAMEWORK: {},
 };
 
+/**
+ * Environment variable set once the development SECRET_KEY warning was printed, so child
+ * processes (the reloader's server) and later steps of one `npm start` stay quiet.
+ */
+export const SECRET_KEY_WARNED = 'API_FRAMEWORK_SECRET_KEY_WARNED';
+
 /** Raised when the settings are missing or inconsistent; the message names the fix. */
 export class ImproperlyConfigured extends Error {
   override name = 'ImproperlyConfigured';
@@ -250,8 +256,11 @@ export function configureSettings(values: Partial<ProjectSettings>, source = '<i
       merged.SECRET_KEY = process.env.SECRET_KEY;
     } else if (merged.DEBUG) {
       merged.SECRET_KEY = DEVELOPMENT_SECRET_KEY;
-      if (!process.env.API_FRAMEWORK_QUIET) {
+      // Once per process tree: the reloader's server child (and any command run after
+      // `npm start` sets the variable) inherits the marker instead of repeating the line.
+      if (!process.env.API_FRAMEWORK_QUIET && !process.env[SECRET_KEY_WARNED]) {
         process.stderr.write('warning: SECRET_KEY is not set; using an insecure development key (DEBUG only).\n');
+        process.env[SECRET_KEY_WARNED] = '1';
       }
     } else {
       throw new ImproperlyConfigured(

@@ -15,6 +15,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { PASSWORD, startDemoServer, type DemoServer } from '../e2e/demoServer';
+import { reportSkipped } from '../skip';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skipped = process.env.SKIP_BROWSER_TESTS === '1';
@@ -50,9 +51,9 @@ async function submit(page: Page, selector: string): Promise<void> {
 }
 
 if (skipped) {
-  console.log('\n  [skip] SKIP_BROWSER_TESTS=1: the browser test of the browsable API did not run.\n');
+  reportSkipped('browser :: browsable API', 'SKIP_BROWSER_TESTS=1, the browser test of the browsable API did not run.');
 } else if (!available) {
-  console.log(`\n  [skip] ${CHROMIUM} not found: the browser test of the browsable API did not run (CI installs chromium).\n`);
+  reportSkipped('browser :: browsable API', `${CHROMIUM} not found: the browser test of the browsable API did not run (CI installs chromium).`);
 } else {
   test.before(async () => {
     const { chromium } = await import('playwright-core');

@@ -17,6 +17,7 @@ import { getSequelize, getVendor } from '../../lib/core/db';
 import { callCommand } from '../../lib/core/management';
 import { useTestApps } from '../core/db/helpers';
 import { schemaSnapshot, type SchemaSnapshot } from '../core/db/schemaSnapshot';
+import { reportSkipped } from '../skip';
 
 const FIXTURE = '/work/shared/fixtures/django-auth.sqlite3';
 const test = suite('contrib: declarative migrations make the original schema');
@@ -32,15 +33,15 @@ test('migrate :: applies the declarative migrations', async () => {
   assert.match(result.stdout, '  Applying snippets.0001_initial... OK\n');
 });
 
-test('schema :: column for column, index for index, the original', async () => {
+// Without the original's SQLite database the comparison cannot run: counted as skipped.
+const fixtureMissing = getVendor() !== 'mysql' && !fs.existsSync(FIXTURE);
+if (fixtureMissing) reportSkipped('contrib: original schema :: SQLite comparison', `${FIXTURE} missing.`);
+
+(fixtureMissing ? test.skip : test)('schema :: column for column, index for index, the original', async () => {
   const ours = await schemaSnapshot(getSequelize(), notBookkeeping);
   if (getVendor() === 'mysql') {
     const expected = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/django-schema.mariadb.json'), 'utf8')) as SchemaSnapshot;
     assert.equal(ours, expected);
-    return;
-  }
-  if (!fs.existsSync(FIXTURE)) {
-    console.log(`  (originalSchema: ${FIXTURE} missing, SQLite comparison skipped)`);
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'django-schema-'));

@@ -14,6 +14,7 @@ import {
   closeCaches,
   createCache,
 } from '../../lib/core/cache';
+import { reportSkipped } from '../skip';
 
 async function rejects(promise: Promise<unknown>, type: new (...args: any[]) => Error): Promise<Error> {
   try {
@@ -320,5 +321,5 @@ if (redisUrl) {
 
   red.run();
 } else {
-  console.log('  (cache: Redis tests skipped; set CACHE_URL=redis://127.0.0.1:6379/0 to run them)');
+  reportSkipped('cache :: redis', 'set CACHE_URL=redis://127.0.0.1:6379/0 to run the Redis cache tests');
 }

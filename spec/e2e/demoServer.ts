@@ -15,6 +15,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
+import { reportSkipped } from '../skip';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 export const PASSWORD = 'pw';
@@ -26,7 +27,7 @@ export const PASSWORD = 'pw';
  */
 export function skipE2E(...suiteNames: string[]): boolean {
   if (process.env.SKIP_E2E_TESTS !== '1') return false;
-  console.log(`\n  [skip] SKIP_E2E_TESTS=1: ${suiteNames.join(', ')} did not run.\n`);
+  reportSkipped(suiteNames, 'SKIP_E2E_TESTS=1, did not run.');
   return true;
 }
 

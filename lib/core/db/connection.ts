@@ -8,6 +8,7 @@
  * transaction to the replicas in turn and everything else (writes, DDL, raw statements, every
  * query of an `atomic()` block, whose transaction holds a primary connection) to the primary.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { Sequelize as BaseSequelize, DataTypes, type Options, type Dialect } from 'sequelize';
 import { Sequelize, getAssociations, type ModelCtor } from 'sequelize-typescript';
@@ -355,6 +356,18 @@ function isCurrent(state: ConnectionState): boolean {
   );
 }
 
+/**
+ * Refuse a SQLite file whose folder does not exist: the driver would create every missing
+ * folder (at the filesystem root for `sqlite:/no/such/dir/db.sqlite3`), as Django refuses.
+ */
+function assertSqliteFolderExists(url: string, storage: string): void {
+  if (storage === ':memory:' || storage.startsWith('file:')) return;
+  const folder = path.dirname(storage);
+  if (!fs.existsSync(folder)) {
+    throw new ImproperlyConfigured(`DATABASE_URL '${maskDatabaseUrl(url)}': the folder ${folder} does not exist; create it or use another path.`);
+  }
+}
+
 function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): ConnectionState {
   const config = parseDatabaseUrl(url);
   const replicas = parseReplicaUrls(replicaSetting, config);
@@ -362,6 +375,7 @@ function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): C
   const key = config.vendor === 'sqlite' ? url : JSON.stringify([url, replicas, pool]);
   let state = states.get(key);
   if (!state) {
+    if (config.vendor === 'sqlite') assertSqliteFolderExists(url, config.storage ?? ':memory:');
     const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
     if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
     if (replicas.length) honourUsePrimary(sequelize);

@@ -26,6 +26,7 @@ import {
 import { sequelizeOptions } from '../../../lib/core/db/connection';
 import { setupTestDatabase, type TestDatabase } from '../../../lib/core/db/testing';
 import { Group } from '../../../contrib/auth/models';
+import { reportSkipped } from '../../skip';
 
 const TS_NODE = require.resolve('ts-node/register/transpile-only');
 const CLOSED = 'mysql://root:s3cret@127.0.0.1:1/test';
@@ -300,7 +301,7 @@ if (MYSQL) {
     }
   });
 } else {
-  console.log('  (db replicas: MariaDB routing tests skipped; run `npm run test:mysql` to run them)');
+  reportSkipped('core/db replicas :: MariaDB routing', 'run `npm run test:mysql` to run the MariaDB routing tests');
 }
 
 replicas.run();
