@@ -68,6 +68,11 @@ export interface ApiSettingsValues {
   STRICT_JSON: boolean;
   /** The deepest nesting of lists/objects the JSON parser accepts (400 past it) and the JSON renderer writes. */
   JSON_MAX_DEPTH: number;
+  /**
+   * With the cache (Redis) down or timing out, throttles let requests through (true, the
+   * default; the outage is logged once) or the request answers 503 (false).
+   */
+  THROTTLE_FAIL_OPEN: boolean;
   COERCE_DECIMAL_TO_STRING: boolean;
   UPLOADED_FILES_USE_URL: boolean;
   HTML_SELECT_CUTOFF: number;
@@ -161,6 +166,7 @@ export const DEFAULTS: Readonly<Record<ApiSettingName, unknown>> = Object.freeze
   COMPACT_JSON: true,
   STRICT_JSON: true,
   JSON_MAX_DEPTH: 512,
+  THROTTLE_FAIL_OPEN: true,
   COERCE_DECIMAL_TO_STRING: true,
   UPLOADED_FILES_USE_URL: true,
 

@@ -5,6 +5,7 @@
  */
 import { ImproperlyConfigured } from './core/conf';
 import { caches, RedisCache, type BaseCache } from './core/cache';
+import { outageOf, reportOutage } from './core/outage';
 import { apiSettings } from './settings';
 import type { Request } from './request';
 import type { APIView } from './views';
@@ -187,7 +188,17 @@ export class SimpleRateThrottle extends BaseThrottle {
     this.key = await this.getCacheKey(request, view);
     if (this.key === null) return true;
     this.now = this.timer();
-    const allowed = await this.updateHistory(this.key, this.now, this.numRequests, this.duration);
+    let allowed: boolean;
+    try {
+      allowed = await this.updateHistory(this.key, this.now, this.numRequests, this.duration);
+    } catch (error) {
+      // The cache is down or timing out: THROTTLE_FAIL_OPEN (the default) lets the request
+      // through (the outage is logged once); off, the request answers 503.
+      if (outageOf(error) !== 'cache' || !apiSettings.THROTTLE_FAIL_OPEN) throw error;
+      reportOutage('cache', error);
+      this.history = [];
+      return true;
+    }
     return allowed ? this.throttleSuccess() : this.throttleFailure();
   }
 

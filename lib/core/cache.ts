@@ -11,6 +11,7 @@
  */
 import { Redis } from 'ioredis';
 import { ImproperlyConfigured, onSettingChanged, settings } from './conf';
+import { isUnavailable, reportRecovery } from './outage';
 
 /** Seconds until expiry: `undefined` for the default, `null` for never. */
 export type CacheTimeout = number | null | undefined;
@@ -334,6 +335,27 @@ export class LocMemCache extends BaseCache {
 const INCR_EXISTING = `if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 return redis.call('INCRBY', KEYS[1], ARGV[1])`;
 
+/** A timeout setting in seconds (`fallback` when unset or malformed; 0: none). */
+function secondsSetting(name: string, fallback: number): number {
+  const value = settings[name];
+  if (value === null) return 0;
+  const seconds = Number(value);
+  return value === undefined || !Number.isFinite(seconds) || seconds < 0 ? fallback : seconds;
+}
+
+/**
+ * End a cache outage (see lib/core/outage) at the first command that succeeds after it; costs
+ * nothing while the cache is up.
+ */
+function watchRecovery(client: Redis): void {
+  const send = client.sendCommand.bind(client) as (command: { name: string; promise: Promise<unknown> }, ...rest: unknown[]) => unknown;
+  (client as unknown as { sendCommand: typeof send }).sendCommand = (command, ...rest) => {
+    const result = send(command, ...rest);
+    if (isUnavailable('cache') && command.name !== 'quit') command.promise.then(() => reportRecovery('cache'), () => undefined);
+    return result;
+  };
+}
+
 /** Options of the Redis cache. */
 export interface RedisCacheOptions extends CacheOptions {
   /** A ready client to use instead of connecting to `url`. */
@@ -352,9 +374,16 @@ export class RedisCache extends BaseCache {
     super(options);
     this.client =
       options.client ??
-      new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+      new Redis(url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 2,
+        enableAutoPipelining: true,
+        connectTimeout: secondsSetting('CACHE_CONNECT_TIMEOUT', 2) * 1000 || undefined,
+        commandTimeout: secondsSetting('CACHE_COMMAND_TIMEOUT', 2) * 1000 || undefined,
+      });
     // ioredis reports connection problems as events; commands reject with the same error.
     this.client.on('error', () => undefined);
+    watchRecovery(this.client);
   }
 
   #ttlArgs(timeout: CacheTimeout): ['PX', number] | [] | null {

@@ -115,6 +115,16 @@ export interface ProjectSettings {
    * `DEFAULT_CONTENT_SECURITY_POLICY` of lib/core/csp (`default-src 'self'` ...); null: none.
    */
   CONTENT_SECURITY_POLICY?: string | null;
+  /** Seconds to open a database connection (MySQL/MariaDB) before failing (a 503). */
+  DATABASE_CONNECT_TIMEOUT: number;
+  /** Seconds one statement may take (MySQL/MariaDB) before it fails (a 503) and its connection is dropped; 0: no bound. */
+  DATABASE_QUERY_TIMEOUT: number;
+  /** Seconds to connect to the Redis cache before failing. */
+  CACHE_CONNECT_TIMEOUT: number;
+  /** Seconds one Redis command may take before it fails (a 503, or throttling fails open). */
+  CACHE_COMMAND_TIMEOUT: number;
+  /** The `Retry-After` seconds of the 503 answered while the database or the cache is down. */
+  SERVICE_UNAVAILABLE_RETRY_AFTER: number;
   /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
   ACCESS_LOG: boolean;
   /**
@@ -194,6 +204,11 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   SERVER_MAX_CONCURRENT_REQUESTS: 128,
   SERVER_MAX_PIPELINED_REQUESTS: 16,
   SERVER_BUSY_RETRY_AFTER: 1,
+  DATABASE_CONNECT_TIMEOUT: 5,
+  DATABASE_QUERY_TIMEOUT: 20,
+  CACHE_CONNECT_TIMEOUT: 2,
+  CACHE_COMMAND_TIMEOUT: 2,
+  SERVICE_UNAVAILABLE_RETRY_AFTER: 5,
   ACCESS_LOG: true,
   LOG_SERVER_ERRORS: null,
   API_FRAMEWORK: {},

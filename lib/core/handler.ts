@@ -11,6 +11,7 @@ import {
 } from './http';
 import { Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation } from './exceptions';
 import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
+import { outageOf, serviceUnavailableResponse } from './outage';
 import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
 import { formatException, technical404Response, technical500Response } from './debug';
 
@@ -147,6 +148,9 @@ export async function responseForException(request: HttpRequest, error: unknown)
   if (error instanceof PermissionDenied) return callErrorHandler(403, request, error);
   if (error instanceof RequestDataTooBig) return requestTooBig(request, error);
   if (error instanceof RequestAborted) return requestAborted(request, error);
+  // The database or the cache is down or timing out: 503 + Retry-After, logged once per outage.
+  const outage = outageOf(error);
+  if (outage) return serviceUnavailableResponse(outage, error);
   if (error instanceof SuspiciousOperation) {
     if (shouldLogServerErrors()) logError(`Bad Request: ${error.name}: ${error.message}`);
     return callErrorHandler(400, request, error);

@@ -16,6 +16,7 @@ import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '
 import { apps, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
+import { applyQueryTimeouts, databaseConnectTimeoutMs } from './timeouts';
 
 BaseSequelize.useCLS(clsNamespace);
 
@@ -206,7 +207,7 @@ export function sequelizeOptions(config: DatabaseConfig, extras: ConnectionExtra
     dialect: 'mysql' as Dialect,
     ...serverOptions(config),
     // FOUND_ROWS: UPDATE reports matched rows (as Django configures MySQL), not changed ones.
-    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, flags: '+FOUND_ROWS' },
+    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, flags: '+FOUND_ROWS', connectTimeout: databaseConnectTimeoutMs() },
     define: { ...common.define, charset: 'utf8mb4', collate: 'utf8mb4_general_ci' },
     pool: { ...(extras.pool ?? DEFAULT_DATABASE_POOL) },
     ...(replicas.length ? { replication: { read: replicas.map(serverOptions), write: serverOptions(config) } } : {}),
@@ -378,6 +379,7 @@ function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): C
     if (config.vendor === 'sqlite') assertSqliteFolderExists(url, config.storage ?? ':memory:');
     const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
     if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
+    if (config.vendor === 'mysql') applyQueryTimeouts(sequelize);
     if (replicas.length) honourUsePrimary(sequelize);
     state = { url, config, sequelize, replicaSetting, poolSetting, replicas };
     states.set(key, state);
