@@ -307,6 +307,9 @@ export class MultiPartParser extends BaseParser {
       parser.on('file', (name: string | undefined, fileStream, info) => {
         const filename = info.filename;
         if (!filename || name === undefined) {
+          // A truncated form destroys the part's stream with an error (busboy reports it on the
+          // parser too): without a listener it would be thrown out of the process.
+          fileStream.on('error', () => undefined);
           fileStream.resume();
           return;
         }

@@ -325,7 +325,9 @@ async function readFormToken(request: HttpRequest): Promise<string> {
       parser.on('field', (name, value) => {
         if (name === 'csrfmiddlewaretoken') token = value;
       });
-      parser.on('file', (_name, stream) => stream.resume());
+      // A truncated form destroys the part's stream with an error; without a listener it would
+      // be thrown out of the process (the parser's own 'error' answers).
+      parser.on('file', (_name, stream) => stream.on('error', () => undefined).resume());
       parser.on('close', () => resolve(token));
       parser.on('error', () => resolve(token));
       parser.end(body);

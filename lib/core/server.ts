@@ -241,7 +241,10 @@ export function createServer(options: ServerOptions = {}): http.Server {
   const requestTimeout = Math.max(0, Number(settings.SERVER_REQUEST_TIMEOUT) || 0) * 1000;
   let headersTimeout = Math.max(0, Number(settings.SERVER_HEADERS_TIMEOUT) || 0) * 1000;
   if (requestTimeout > 0 && headersTimeout > requestTimeout) headersTimeout = requestTimeout;
-  const server = http.createServer({ requestTimeout, headersTimeout, keepAlive: true });
+  // Node checks those timeouts every connectionsCheckingInterval (30 s by default), so a slow
+  // client could hold its connection up to 30 s past them: check at least every second.
+  const connectionsCheckingInterval = Math.max(250, Math.min(1000, headersTimeout || 1000, requestTimeout || 1000));
+  const server = http.createServer({ requestTimeout, headersTimeout, keepAlive: true, connectionsCheckingInterval });
   server.keepAliveTimeout = Math.max(0, Number(settings.SERVER_KEEP_ALIVE_TIMEOUT) || 0) * 1000;
 
   const accessLogOn = (): boolean => options.accessLog ?? (settings.ACCESS_LOG as boolean);

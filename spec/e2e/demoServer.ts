@@ -64,8 +64,20 @@ export interface DemoServer {
   call(method: string, urlPath: string, options?: CallOptions): Promise<E2EResponse>;
   /** Run `manage.ts` against the server's database. */
   manage(args: string[], env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }>;
-  /** Stop the server and remove its database. */
-  stop(): Promise<void>;
+  /** What the server process wrote to stdout and stderr so far. */
+  output(): string;
+  /**
+   * Stop the server (SIGTERM, SIGKILL after 5 s) and remove its database; answers how it exited.
+   * Later calls answer the same.
+   */
+  stop(): Promise<ServerExit>;
+}
+
+/** How the server process ended: its exit code or signal, and the ms from SIGTERM to exit. */
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
 }
 
 function freePort(): Promise<number> {
@@ -273,19 +285,24 @@ export async function startDemoServer(): Promise<DemoServer> {
       };
     };
 
-    const stop = async (): Promise<void> => {
+    let stopping: Promise<ServerExit> | null = null;
+    const stop = (): Promise<ServerExit> => (stopping ??= stopOnce());
+    const stopOnce = async (): Promise<ServerExit> => {
       await agent.close();
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once('exit', resolve));
+      let exit: ServerExit = { code: server.exitCode, signal: server.signalCode, ms: 0 };
+      if (server.exitCode === null && server.signalCode === null) {
+        const started = Date.now();
+        const exited = new Promise<ServerExit>((resolve) => server.once('exit', (code, signal) => resolve({ code, signal, ms: Date.now() - started })));
         server.kill('SIGTERM');
         const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
-        await exited;
+        exit = await exited;
         clearTimeout(timer);
       }
       await database.drop();
+      return exit;
     };
 
-    return { port, origin, aliceToken, call, manage, stop };
+    return { port, origin, aliceToken, call, manage, output: () => output, stop };
   } catch (error) {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     await agent.close();
