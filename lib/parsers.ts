@@ -292,6 +292,11 @@ export class MultiPartParser extends BaseParser {
         // host framework does; reading its name would throw inside busboy's stream and crash
         // the process.
         if (name === undefined) return;
+        // busboy gives no value for a part whose charset it cannot decode (`charset=bogus`).
+        if (typeof value !== 'string') {
+          fail(new ParseError(`Multipart form parse error - Undecodable value of field '${name}' (unknown charset)`));
+          return;
+        }
         fieldCount += 1;
         if (maxFields !== null && fieldCount > maxFields) {
           fail(new TooManyFieldsSent('The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.'));

@@ -323,7 +323,8 @@ async function readFormToken(request: HttpRequest): Promise<string> {
         return;
       }
       parser.on('field', (name, value) => {
-        if (name === 'csrfmiddlewaretoken') token = value;
+        // No value for a part whose charset busboy cannot decode.
+        if (name === 'csrfmiddlewaretoken') token = typeof value === 'string' ? value : '';
       });
       // A truncated form destroys the part's stream with an error; without a listener it would
       // be thrown out of the process (the parser's own 'error' answers).
