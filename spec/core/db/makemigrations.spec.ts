@@ -13,13 +13,17 @@ import { BaseModel, field, getSequelize, type ModelMeta } from '../../../lib/cor
 import { callCommand } from '../../../lib/core/management';
 import { ModelStateBuilder, UnsupportedFieldError } from '../../../lib/core/db/migrations/modelState';
 import { useTestApps } from './helpers';
-import { makeScratchDir, removeScratchDir } from './books/app';
+import { booksApp, makeScratchDir, removeScratchDir } from './books/app';
+import { reviewsApp } from './reviews/app';
+import { overrideSettings } from '../../../lib/core/conf';
+import { apps } from '../../../lib/core/apps';
 import { schemaSnapshot } from './schemaSnapshot';
 
 const test = suite('core/db/makemigrations');
 let dir = '';
 test.before(() => {
   dir = makeScratchDir();
+  booksApp.migrationsDir = dir;
 });
 test.after(() => removeScratchDir(dir));
 useTestApps(test, ['spec.core.db.books']);
@@ -167,6 +171,46 @@ test('--merge :: two leaves are a conflict; --merge writes the merge migration',
   assert.is(migrate.exitCode, 0, migrate.stderr);
   assert.match(migrate.stdout, 'Applying books.0006_merge_0005_left_0005_right... OK');
   assert.is((await callCommand('makemigrations', ['--check', '--noinput'])).exitCode, 0);
+});
+
+test('rename :: a field renamed in the model is asked about; yes writes RenameField', async () => {
+  // The history (0002) calls the field `code`, the model `isbn`.
+  const zero = await callCommand('migrate', ['books', 'zero']);
+  assert.is(zero.exitCode, 0, zero.stderr);
+  edit('0002_bkbook_isbn.ts', (src) => src.replace("name: 'isbn'", "name: 'code'"));
+  assert.is((await callCommand('migrate')).exitCode, 0);
+  await getSequelize().query("INSERT INTO books_author (name) VALUES ('Ann')");
+  await getSequelize().query("INSERT INTO books_book (title, code, price, format, created, author_id) VALUES ('Dune', '123', NULL, 'soft', '2024-01-01 00:00:00', 1)");
+  const result = await callCommand('makemigrations', ['books'], { stdin: 'maybe\ny\n' });
+  assert.is(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, 'Was bkbook.code renamed to bkbook.isbn (a CharField)? [y/N] Please answer yes or no: Was bkbook.code renamed');
+  assert.match(result.stdout, '0007_rename_code_bkbook_isbn.ts\n    - Rename field code on bkbook to isbn\n');
+  assert.is((await callCommand('migrate')).exitCode, 0);
+  const rows = await getSequelize().query('SELECT isbn FROM books_book', { type: 'SELECT' as never });
+  assert.equal(rows, [{ isbn: '123' }]);
+});
+
+test('dependencies :: a relation to another app depends on the migration creating its target', async () => {
+  const reviews = makeScratchDir();
+  reviewsApp.migrationsDir = reviews;
+  const restore = overrideSettings.enter({ INSTALLED_APPS: ['spec.core.db.books', 'spec.core.db.reviews'] });
+  apps.reset();
+  try {
+    const result = await callCommand('makemigrations', ['reviews', '--noinput']);
+    assert.is(result.exitCode, 0, result.stderr);
+    const source = fs.readFileSync(path.join(reviews, '0001_initial.ts'), 'utf8');
+    assert.match(source, "export const dependencies: MigrationDependency[] = [\n  ['books', '0007_rename_code_bkbook_isbn'],\n];");
+    assert.match(source, "['book', { type: 'ForeignKey', to: 'books.BkBook', onDelete: 'CASCADE' }],");
+    assert.match(source, "['stars', { type: 'SmallIntegerField', default: 3 }],");
+    const migrate = await callCommand('migrate', ['reviews']);
+    assert.is(migrate.exitCode, 0, migrate.stderr);
+    assert.match(migrate.stdout, 'Applying reviews.0001_initial... OK');
+    await callCommand('migrate', ['reviews', 'zero']);
+  } finally {
+    restore();
+    apps.reset();
+    removeScratchDir(reviews);
+  }
 });
 
 test('errors :: unknown app; a field type migrations cannot express', async () => {

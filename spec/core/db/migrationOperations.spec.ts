@@ -12,13 +12,14 @@ import { useTestDatabase } from '../../../lib/core/db/testing';
 import { getSequelize, getVendor } from '../../../lib/core/db';
 import { callCommand } from '../../../lib/core/management';
 import { useTestApps } from './helpers';
-import { makeScratchDir, removeScratchDir } from './books/app';
+import { booksApp, makeScratchDir, removeScratchDir } from './books/app';
 import { schemaSnapshot, type SchemaSnapshot } from './schemaSnapshot';
 
 const test = suite('core/db/migration operations');
 let dir = '';
 test.before(() => {
   dir = makeScratchDir();
+  booksApp.migrationsDir = dir;
   const db = path.relative(dir, path.resolve(__dirname, '../../../lib/core/db')).split(path.sep).join('/');
   const write = (name: string, body: string): void => fs.writeFileSync(path.join(dir, `${name}.ts`), body.replace(/__DB__/g, db));
   write(

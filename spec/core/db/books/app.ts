@@ -11,11 +11,9 @@ import { BkAuthor, BkBook, BkTag } from './models';
 /** Where the app's migrations live for the current suite. */
 export const booksApp = { migrationsDir: '' };
 
-/** A fresh, empty scratch migrations folder (removed by `removeScratchDir`). */
+/** A fresh, empty scratch migrations folder inside the repository (removed by `removeScratchDir`). */
 export function makeScratchDir(): string {
-  const dir = fs.mkdtempSync(path.join(__dirname, '.tmp-migrations-'));
-  booksApp.migrationsDir = dir;
-  return dir;
+  return fs.mkdtempSync(path.join(__dirname, '.tmp-migrations-'));
 }
 
 /** Remove a scratch folder and forget the compiled files of it. */
