@@ -11,29 +11,13 @@ import { runServer, parseAddrPort } from '../server';
 import { checkDatabaseForCommand } from '../databaseCheck';
 import { RUN_MAIN, notifyServing, runWithReloader, watchedDirs as watchedProjectDirs } from '../autoreload';
 import { runSystemChecks, unappliedMigrations } from '../checks';
+import { listenErrorMessage, ServerStartError } from '../listenErrors';
+
+export { listenErrorMessage, ServerStartError };
 
 /** The folders the reloader watches: env `API_FRAMEWORK_WATCH_DIRS`, else the project folder. */
 export function watchedDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   return watchedProjectDirs(SOURCE_ROOT, env);
-}
-
-/** A listen error, printed as the host framework does: `Error: That port is already in use.` */
-export class ServerStartError extends CommandError {
-  override displayText(): string {
-    return `Error: ${this.message}`;
-  }
-}
-
-const LISTEN_ERRORS: Record<string, string> = {
-  EACCES: "You don't have permission to access that port.",
-  EADDRINUSE: 'That port is already in use.',
-  EADDRNOTAVAIL: "That IP address can't be assigned to.",
-};
-
-/** The one-line message for an error of `listen()`, or null for other errors. */
-export function listenErrorMessage(error: unknown): string | null {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code !== undefined && code in LISTEN_ERRORS ? LISTEN_ERRORS[code] : null;
 }
 
 /** Starts a development web server that restarts when the code changes. */

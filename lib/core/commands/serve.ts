@@ -9,6 +9,7 @@ import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '.
 import { runCluster, parseAddrPort } from '../server';
 import { checkDatabaseForCommand } from '../databaseCheck';
 import { runSystemChecks } from '../checks';
+import { ensureCanListen } from '../listenErrors';
 import { closeConnections } from '../db/connection';
 
 /** Serves the project with several worker processes. */
@@ -33,6 +34,8 @@ export default class ServeCommand extends BaseCommand {
     // The primary process runs the system checks (errors stop it, warnings are printed) and
     // checks the database once (closing it again) before forking workers.
     if (cluster.isPrimary) {
+      // A port in use is one line and exit status 1 (workers would fail to listen one by one).
+      if (parsed.port !== 0) await ensureCanListen(parsed.host, parsed.port);
       await checkDatabaseForCommand();
       try {
         if (!options.skipChecks) await runSystemChecks({ includeDatabaseChecks: true, stdout: this.stdout, stderr: this.stderr });
