@@ -307,6 +307,10 @@ export const CASES: Case[] = [
   r('PUT', '/quickstart/groups/999/', { json: { name: 'x' }, auth: 'alice' }),
   r('PATCH', '/quickstart/users/2/', { json: { groups: ['http://127.0.0.1:8000/quickstart/groups/1/'] }, auth: 'alice' }),
   r('PATCH', '/quickstart/users/2/', { json: { groups: 'x' }, auth: 'alice' }),
+  // Issue 16 item 10: many-to-many values listed in the same order on write and on read.
+  r('PATCH', '/quickstart/users/2/', { json: { groups: ['http://127.0.0.1:8000/quickstart/groups/2/', 'http://127.0.0.1:8000/quickstart/groups/1/'] }, auth: 'alice' }),
+  r('GET', '/quickstart/users/2/', { auth: 'alice' }),
+  r('PUT', '/quickstart/users/2/', { json: { username: 'carol', email: '', groups: ['http://127.0.0.1:8000/quickstart/groups/2/', 'http://127.0.0.1:8000/quickstart/groups/1/'] }, auth: 'alice' }),
   r('POST', '/quickstart/users/', { json: { email: 'bad' }, auth: 'alice' }),
   r('POST', '/quickstart/users/', { json: { username: 'alice' }, auth: 'alice' }),
   r('POST', '/quickstart/users/', { json: { username: 'bad name!', groups: ['nope'] }, auth: 'alice' }),
@@ -414,6 +418,16 @@ export const CASES: Case[] = [
   r('POST', '/features/validate/', { json: { name: 'ok', count: 3, price: '12.5', email: 'a@b.co', choice: 'a', tags: ['ab'], when: '2024-01-02 03:04' } }),
   r('POST', '/features/validate/', { json: { name: 'ok', count: 3, price: '12.345', email: 'a@b.co', choice: 'a', tags: ['ab'], nested: { flag: 'yes', note: '' } } }),
   r('POST', '/features/validate/', { body: '{"name":"ok","count":99999999999999999999,"price":"NaN","email":"a@b.co","choice":"a","tags":["ab"]}', headers: { 'Content-Type': 'application/json' } }),
+  // Issue 16 item 2: DateTimeField offsets beyond ±23:59 and results outside years 1..9999.
+  ...['2000-01-01T22:00-24:00', '2000-01-01T22:00+2400', '2000-01-01T22:00+23:59', '2000-01-01T22:00+05',
+    '9999-12-31T21:59:59.99990-03:00', '0001-01-01T00:00:00+01:00', '0001-01-01T05:00:00Z'].map((when) =>
+    r('POST', '/features/validate/', { json: { name: 'ok', count: 3, price: '12.5', email: 'a@b.co', choice: 'a', tags: ['ab'], when } })),
+  // Issue 16 item 4: NaN and infinities are not JSON (STRICT_JSON, the strict json module).
+  r('POST', '/features/validate/', { body: '{"name": NaN}', headers: { 'Content-Type': 'application/json' } }),
+  r('POST', '/features/validate/', { body: '{"name": "ok", "count": Infinity}', headers: { 'Content-Type': 'application/json' } }),
+  r('POST', '/features/validate/', { body: '[-Infinity]', headers: { 'Content-Type': 'application/json' } }),
+  // Issue 16 item 9a: a null body is "No data provided".
+  r('POST', '/features/validate/', { body: 'null', headers: { 'Content-Type': 'application/json' } }),
   r('POST', '/features/validate/', { body: 'name=ab&count=2&price=1.00&email=a%40b.co&choice=a&tags=x&tags=y', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
   r('OPTIONS', '/features/validate/'),
   r('GET', '/features/validate/'),
