@@ -1,13 +1,17 @@
 /**
  * `ModelAdmin`: how the admin shows one model — the changelist columns (`listDisplay`), the
- * search (`searchFields`), the form (`fields`, or a `serializerClass` of your own) and the
- * permissions a staff user needs. Subclass it, or pass the options to `adminSite.register()`.
+ * search (`searchFields`, across relations too), the sidebar filters (`listFilter`), the bulk
+ * actions (`actions`: "Delete selected …" by default), the form (`fields`, or a
+ * `serializerClass` of your own) and the permissions a staff user needs. Subclass it, or pass
+ * the options to `adminSite.register()`.
  *
  * @example
- * adminSite.register(Snippet, { listDisplay: ['title', 'language', 'owner'], searchFields: ['title', 'owner__username'] });
+ * adminSite.register(Snippet, { listDisplay: ['title', 'language', 'owner'], listFilter: ['language', 'owner'],
+ *   searchFields: ['title', 'owner__username'] });
  */
-import type { ModelCtor, Model } from 'sequelize-typescript';
-import { getFieldInfo, Q, type QuerySet } from '../../lib/core/db';
+import { Model, type ModelCtor } from 'sequelize-typescript';
+import { flattenChoices, getFieldInfo, Q, type QuerySet } from '../../lib/core/db';
+import { getDecimal, quantizeDecimal } from '../../lib/utils/decimal';
 import type { AuthUser } from '../../lib/core/http';
 import { ModelSerializer, type Serializer } from '../../lib/serializers';
 import { capitalize } from './text';
@@ -24,6 +28,10 @@ export interface ModelAdminOptions {
   listDisplay?: Array<string | ((obj: Model) => unknown)>;
   /** Fields searched by the changelist's search box (`name`, `=exact`, `^prefix`, `relation__field`). */
   searchFields?: string[];
+  /** Sidebar filters: columns (choices, booleans, plain values) and foreign-key relations. */
+  listFilter?: string[];
+  /** Bulk actions of the changelist (default: delete the selected objects); `[]` for none. */
+  actions?: string[];
   /** Form fields (default: every editable field). */
   fields?: string[] | null;
   /** Changelist ordering (default: the model's). */
@@ -44,6 +52,8 @@ const generated = new WeakMap<ModelAdmin, new (options?: Record<string, unknown>
 export class ModelAdmin implements ModelAdminOptions {
   listDisplay: Array<string | ((obj: Model) => unknown)> = ['__str__'];
   searchFields: string[] = [];
+  listFilter: string[] = [];
+  actions: string[] = ['delete_selected'];
   fields: string[] | null = null;
   ordering: string[] | null = null;
   listPerPage = 100;
@@ -79,7 +89,11 @@ export class ModelAdmin implements ModelAdminOptions {
     return this.ordering ? queryset.orderBy(...this.ordering) : queryset;
   }
 
-  /** Filter `queryset` by the search `term`: every word must match one of `searchFields`. */
+  /**
+   * Filter `queryset` by the search `term`: every word must match one of `searchFields`
+   * (`relation__field` follows relations; rows found through a to-many relation are listed
+   * once).
+   */
   getSearchResults(queryset: QuerySet<Model>, term: string): QuerySet<Model> {
     const words = term.split(/\s+/).filter(Boolean);
     if (!this.searchFields.length || !words.length) return queryset;
@@ -92,7 +106,19 @@ export class ModelAdmin implements ModelAdminOptions {
       });
       result = result.filter(Q.or(...alternatives));
     }
-    return result;
+    const info = getFieldInfo(this.model);
+    const throughMany = this.searchFields.some((name) => {
+      const relation = info.getRelation(name.replace(/^[=^@]/, '').split('__')[0]);
+      return relation !== undefined && relation !== null && relation.kind !== 'belongsTo' && relation.kind !== 'hasOne';
+    });
+    return throughMany ? result.distinct() : result;
+  }
+
+  /** The foreign-key relations shown as changelist columns (loaded with the rows). */
+  getListSelectRelated(): string[] {
+    const info = getFieldInfo(this.model);
+    return this.listDisplay.filter((item): item is string => typeof item === 'string'
+      && info.getRelation(item)?.kind === 'belongsTo');
   }
 
   /** The form fields: `fields`, else every editable column and to-many relation. */
@@ -135,12 +161,27 @@ export class ModelAdmin implements ModelAdminOptions {
     });
   }
 
-  /** The value of one changelist cell. */
+  /**
+   * The value of one changelist cell: a related object's text for a foreign key, a decimal
+   * with its places (`3.10`, also where SQLite gives back `3.1`), the display text of a choice.
+   */
   getListValue(obj: Model, item: string | ((obj: Model) => unknown)): unknown {
     if (typeof item === 'function') return item(obj);
     if (item === '__str__') return String(obj);
     const value = (obj as unknown as Record<string, unknown>)[item];
-    return typeof value === 'function' ? (value as () => unknown).call(obj) : value;
+    if (typeof value === 'function') return (value as () => unknown).call(obj);
+    if (value === null || value === undefined) return value;
+    const column = getFieldInfo(this.model).fields.find((f) => f.name === item);
+    if (column?.choices) {
+      const label = flattenChoices(column.choices).find(([choice]) => String(choice) === String(value));
+      if (label) return label[1];
+    }
+    if (column?.type === 'DECIMAL' && column.decimalPlaces !== null && (typeof value === 'number' || typeof value === 'string')) {
+      const decimal = getDecimal(String(value));
+      if (decimal) return quantizeDecimal(decimal, column.decimalPlaces, 'ROUND_HALF_EVEN');
+    }
+    if (value instanceof Model) return String(value);
+    return value;
   }
 
   private permission(user: AuthUser, action: string): Promise<boolean> | boolean {

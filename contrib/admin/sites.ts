@@ -22,6 +22,7 @@ import { isSafeRedirect } from '../browsable/redirects';
 import { baseContext, renderTemplate } from '../browsable/templates';
 import { enforceCsrf, readForm } from '../browsable/views';
 import { registerDefaultAdmins } from './defaults';
+import { applyListFilters } from './filters';
 import { ModelAdmin, type AdminModel, type ModelAdminOptions } from './options';
 import { capitalize } from './text';
 
@@ -268,18 +269,28 @@ export class AdminSite {
     return this.render(request, 'admin/logout.html', { title: 'Log out' });
   }
 
-  /** The list of one model's objects, searchable and paginated. */
+  /**
+   * The list of one model's objects: searchable, filtered by the sidebar (`listFilter`),
+   * paginated; a POST runs the chosen bulk action on the selected rows.
+   */
   async changelist(request: HttpRequest, kwargs: Record<string, unknown>): Promise<HttpResponse> {
     const admin = this.getModelAdmin(kwargs.app_label, kwargs.model_name);
     if (!(await admin.hasViewPermission(request.user))) return this.forbidden(request);
+    const kw = { app_label: admin.appLabel, model_name: admin.modelName };
+    if (request.method === 'POST') return this.changelistAction(request, admin);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return new HttpResponseNotAllowed(['GET', 'HEAD', 'POST']);
     const query = request.query.get('q') ?? '';
-    const queryset = admin.getSearchResults(admin.getQueryset(), query);
+    const filtered = await applyListFilters(admin, admin.getQueryset(), request.query);
+    if (filtered === null) return this.render(request, 'admin/bad_request.html', { title: '400 Bad Request' }, 400);
+    const queryset = admin.getSearchResults(filtered.queryset, query);
     const total = await queryset.count();
     const pages = Math.max(1, Math.ceil(total / admin.listPerPage));
     const pageNumber = Math.min(Math.max(1, parseInt(request.query.get('p') ?? '1', 10) || 1), pages);
-    const objects = await queryset.slice((pageNumber - 1) * admin.listPerPage, pageNumber * admin.listPerPage).fetch();
-    const kw = { app_label: admin.appLabel, model_name: admin.modelName };
+    const related = admin.getListSelectRelated();
+    const rowsQuery = related.length ? queryset.selectRelated(...related) : queryset;
+    const objects = await rowsQuery.slice((pageNumber - 1) * admin.listPerPage, pageNumber * admin.listPerPage).fetch();
     const rows = objects.map((obj) => ({
+      pk: String((obj as unknown as { pk: unknown }).pk),
       url: this.url('change', { ...kw, object_id: String((obj as unknown as { pk: unknown }).pk) }),
       cells: admin.listDisplay.map((item) => {
         const value = admin.getListValue(obj, item);
@@ -288,10 +299,14 @@ export class AdminSite {
         return { text: value === null || value === undefined ? '-' : String(value) };
       }),
     }));
+    const keep = filtered.params;
     const pageLinks = Array.from({ length: pages }, (_, i) => {
-      const params = new URLSearchParams(query ? { q: query, p: String(i + 1) } : { p: String(i + 1) });
+      const params = new URLSearchParams({ ...keep, ...(query ? { q: query } : {}), p: String(i + 1) });
       return { number: i + 1, url: `?${params.toString()}`, active: i + 1 === pageNumber };
     });
+    const canDelete = await admin.hasDeletePermission(request.user);
+    const actions = admin.actions.filter((name) => name === 'delete_selected' && canDelete)
+      .map((name) => ({ name, description: `Delete selected ${admin.verboseNamePlural}` }));
     return this.render(request, 'admin/change_list.html', {
       title: `Select ${admin.verboseName} to change`,
       model_name_plural: capitalize(admin.verboseNamePlural),
@@ -302,9 +317,50 @@ export class AdminSite {
       total,
       query,
       has_search: admin.searchFields.length > 0,
+      filters: filtered.specs,
+      actions,
       page_links: pages > 1 ? pageLinks : [],
       add_url: (await admin.hasAddPermission(request.user)) ? this.url('add', kw) : null,
       changelist_url: this.url('changelist', kw),
+    });
+  }
+
+  /**
+   * A bulk action posted from the changelist. "Delete selected" first shows what will be
+   * deleted, and deletes on the confirming POST (`post=yes`), as the original's admin.
+   */
+  private async changelistAction(request: HttpRequest, admin: ModelAdmin): Promise<HttpResponse> {
+    const kw = { app_label: admin.appLabel, model_name: admin.modelName };
+    const forbidden = await enforceCsrf(request);
+    if (forbidden) return forbidden;
+    const form = await readForm(request);
+    const action = form.get('action') ?? '';
+    const selected = form.getList('_selected_action').map(String);
+    const back = this.neverCache(new HttpResponseRedirect(this.url('changelist', kw)));
+    if (!admin.actions.includes(action) || action !== 'delete_selected') {
+      this.message(request, 'No action selected.');
+      return back;
+    }
+    if (!selected.length) {
+      this.message(request, 'Items must be selected in order to perform actions on them. No items have been changed.');
+      return back;
+    }
+    if (!(await admin.hasDeletePermission(request.user))) return this.forbidden(request);
+    const objects = await admin.getQueryset().filter({ pk__in: selected }).fetch();
+    if (form.get('post') === 'yes') {
+      for (const obj of objects) await (obj as unknown as { destroy(): Promise<void> }).destroy();
+      const name = objects.length === 1 ? admin.verboseName : admin.verboseNamePlural;
+      this.message(request, `Successfully deleted ${objects.length} ${name}.`);
+      return back;
+    }
+    return this.render(request, 'admin/delete_selected_confirmation.html', {
+      title: 'Are you sure?',
+      verbose_name_plural: admin.verboseNamePlural,
+      model_name_plural: capitalize(admin.verboseNamePlural),
+      changelist_url: this.url('changelist', kw),
+      objects: objects.map((obj) => ({ pk: String((obj as unknown as { pk: unknown }).pk), repr: String(obj),
+        url: this.url('change', { ...kw, object_id: String((obj as unknown as { pk: unknown }).pk) }) })),
+      action,
     });
   }
 

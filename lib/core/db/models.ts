@@ -91,6 +91,15 @@ export abstract class BaseModel extends Model {
   }
 
   /**
+   * The object as text, as the host framework's default: `Snippet object (1)` (`None` before
+   * it is saved). Override it to name objects in the admin and in `StringRelatedField`s.
+   */
+  override toString(): string {
+    const pk = this.pk;
+    return `${this.constructor.name} object (${pk === null || pk === undefined ? 'None' : String(pk)})`;
+  }
+
+  /**
    * Insert or update the row. Sets `autoNow`/`autoNowAdd` fields, sends `preSave` and
    * `postSave` (with `created`), and joins the current `atomic()` transaction.
    */
