@@ -1,9 +1,10 @@
 /**
  * The demo's root URL conf: the quickstart under `/quickstart/`, session login for the
  * browsable API under `/api-auth/` (and its static files), the token endpoint, the admin
- * under `/admin/`, the features app, and the tutorial at the root.
+ * under `/admin/`, the features app, the OpenAPI document at `/schema/` (and its docs page at
+ * `/schema/docs/`), and the tutorial at the root.
  */
-import { exceptions, getSchemaView, include, path } from '../lib';
+import { exceptions, getSchemaView, include, path, schemas } from '../lib';
 import { adminSite } from '../contrib/admin';
 import { obtainAuthToken } from '../contrib/authtoken';
 import { staticfilesUrlpatterns, urls as apiAuthUrls } from '../contrib/browsable';
@@ -20,11 +21,15 @@ export const urlpatterns = [
   // the staff-only admin: users, groups and tokens
   path('admin/', adminSite.urls),
   path('features/', include(featuresUrls)),
-  // the OpenAPI 3.1 document of the whole project (YAML or JSON by negotiation or ?format=)
+  // the OpenAPI 3.1 document of the whole project (YAML or JSON by negotiation or ?format=);
+  // public: every operation is listed, also those the visitor may not use yet
   path('schema/', getSchemaView({
     title: 'api_framework demo',
     description: 'The tutorial, the quickstart and the features app of the demo project.',
+    public: true,
   }), { name: 'openapi-schema' }),
+  // an interactive reference of it (Swagger UI, served by the framework)
+  path('schema/docs/', include(schemas.docsUrlpatterns({ title: 'api_framework demo', schemaUrl: '/schema/' }))),
   path('', include(tutorialRouter.urls)),
 ];
 

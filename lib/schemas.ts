@@ -15,3 +15,4 @@ export * from './schemas/fieldMapping';
 export type * from './schemas/types';
 export { OpenAPIRenderer, JSONOpenAPIRenderer } from './schemas/renderers';
 export { SchemaView, getSchemaView, type SchemaViewOptions } from './schemas/views';
+export { getDocsView, docsUrlpatterns, docsAsset, docsSchemaUrl, renderDocsPage, swaggerUiDistDir, DOCS_ASSET_MAX_AGE, type DocsViewOptions } from './schemas/docs';
