@@ -17,6 +17,7 @@ import { apps, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
 import { applyQueryTimeouts, databaseConnectTimeoutMs } from './timeouts';
+import { cacheStatements, type StatementCachingHandle } from './sqliteStatements';
 
 BaseSequelize.useCLS(clsNamespace);
 
@@ -268,7 +269,10 @@ function cacheTableInfo(handle: SqliteHandle): void {
   };
 }
 
-/** Give every new SQLite connection a busy timeout, a table-info cache, and file databases WAL journaling. */
+/**
+ * Give every new SQLite connection a busy timeout, a table-info cache, kept prepared
+ * statements, and file databases WAL journaling.
+ */
 function tuneSqlite(sequelize: Sequelize, storage: string): void {
   const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: unknown): Promise<SqliteHandle> } })
     .connectionManager;
@@ -279,6 +283,7 @@ function tuneSqlite(sequelize: Sequelize, storage: string): void {
     if (!tuned.has(handle)) {
       tuned.add(handle);
       cacheTableInfo(handle);
+      cacheStatements(handle as unknown as StatementCachingHandle);
       handle.configure('busyTimeout', 10000);
       if (storage !== ':memory:') {
         await new Promise<void>((resolve, reject) =>
