@@ -70,11 +70,12 @@ export const operations = [
   );
   write(
     '0003_more',
-    `import { RemoveField, RenameModel, RemoveIndex, type MigrationDependency } from '__DB__';
+    `import { RemoveField, RenameField, RenameModel, RemoveIndex, type MigrationDependency } from '__DB__';
 export const dependencies: MigrationDependency[] = [['books', '0002_changes']];
 export const operations = [
   new RemoveIndex({ model: 'BkBook', name: 'books_book_headline_idx' }),
   new RemoveField({ model: 'BkBook', name: 'pages' }),
+  new RenameField({ model: 'BkBook', oldName: 'author', newName: 'writer' }),
   new RenameModel({ oldName: 'BkAuthor', newName: 'BkWriter', table: 'books_writer' }),
 ];
 `,
@@ -168,13 +169,19 @@ test('migrate books 0002 again :: identical schema to the first time (round trip
   assert.equal(await snapshot(), snapshots['0002']);
 });
 
-test('RemoveIndex / RemoveField / RenameModel :: forwards and backwards', async () => {
+test('RemoveIndex / RemoveField / RenameField (a foreign key) / RenameModel :: forwards and backwards', async () => {
   await migrateTo('0003');
   const schema = await snapshot();
   assert.equal(Object.keys(schema).sort(), ['books_book', 'books_book_tags', 'books_tag', 'books_writer']);
   assert.not.ok(schema.books_book.columns.some((c) => c.startsWith('pages ')));
   assert.not.ok(schema.books_book.indexes.includes('books_book_headline_idx (headline)'));
-  assert.equal(schema.books_book.foreignKeys, ['author_id -> books_writer.id']);
+  assert.equal(schema.books_book.foreignKeys, ['writer_id -> books_writer.id']);
+  // Indexes named after the renamed column follow it, on both engines.
+  const indexes = schema.books_book.indexes.join('; ');
+  assert.match(indexes, /UNIQUE books_book_headline_writer_id_[0-9a-f]{8}_uniq \(headline, writer_id\)/);
+  assert.match(indexes, /books_book_writer_id_[0-9a-f]{8} \(writer_id\)/);
+  assert.not.match(indexes, 'author_id');
+  assert.equal(await select('SELECT headline, writer_id FROM books_book'), [{ headline: 'Dune', writer_id: 1 }]);
   assert.ok(schema.books_writer.columns.includes('name varchar(150) NOT NULL'));
   assert.equal(await select('SELECT name FROM books_writer'), [{ name: 'Ann' }]);
   await migrateTo('0002');

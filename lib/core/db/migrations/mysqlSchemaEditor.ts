@@ -159,6 +159,17 @@ export class MysqlSchemaEditor extends SchemaEditor {
       this.execute(`ALTER TABLE ${table} CHANGE ${this.quote(oldColumn)} ${this.columnDefinition(newScope, to, newName, newSpec, { withoutConstraints: true })}`);
     }
     if (oldUnique && newUnique && renamed) this.execute(`ALTER TABLE ${table} RENAME INDEX ${this.quote(oldColumn)} TO ${this.quote(newColumn)}`);
+    if (renamed) {
+      // unique_together indexes are named after their columns: follow the rename.
+      const before = from.options.uniqueTogether ?? [];
+      (to.options.uniqueTogether ?? []).forEach((set, i) => {
+        const previous = before[i];
+        if (!previous || !set.includes(newName)) return;
+        const oldIndexName = this.uniqueTogetherName(from, previous);
+        const newIndexName = this.uniqueTogetherName(to, set);
+        if (oldIndexName !== newIndexName) this.execute(`ALTER TABLE ${table} RENAME INDEX ${this.quote(oldIndexName)} TO ${this.quote(newIndexName)}`);
+      });
+    }
     if (!oldUnique && newUnique) this.execute(`ALTER TABLE ${table} ADD CONSTRAINT ${this.quote(newColumn)} UNIQUE (${this.quote(newColumn)})`);
     if (newIndex && oldIndex !== newIndex) this.execute(this.fieldIndexSql(to, newName, newSpec));
     if (newFk && (fkChanged || !oldFk)) this.addForeignKey(newScope, to, newName, newSpec);
