@@ -15,8 +15,8 @@ export interface PrivateService {
   port: number;
   /** `mysql://root@127.0.0.1:<port>/<db>` or `redis://127.0.0.1:<port>/0`. */
   url: string;
-  /** Freeze the process (its sockets stay open, nothing answers). */
-  freeze(): void;
+  /** Freeze the process (its sockets stay open, nothing answers); resolves once every thread stopped. */
+  freeze(): Promise<void>;
   /** Resume a frozen process. */
   resume(): void;
   /** Stop it for good and remove its files. */
@@ -63,9 +63,29 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`the service did not listen on ${port}:\n${output()}`);
 }
 
+/** True when every thread of `pid` is stopped (state T in /proc), or /proc cannot tell. */
+function allThreadsStopped(pid: number): boolean {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).every((task) => {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return /^\d+ \(.*\) [Tt] /s.test(stat);
+    });
+  } catch {
+    return true;
+  }
+}
+
 function control(child: ChildProcess, dir: string): Omit<PrivateService, 'port' | 'url'> {
   return {
-    freeze: () => { child.kill('SIGSTOP'); },
+    freeze: async () => {
+      child.kill('SIGSTOP');
+      // The stop reaches each thread asynchronously: a thread already woken by a request could
+      // still answer it. Wait until /proc shows them all stopped.
+      const deadline = Date.now() + 5000;
+      while (child.pid !== undefined && !allThreadsStopped(child.pid) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     resume: () => { child.kill('SIGCONT'); },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
