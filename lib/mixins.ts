@@ -27,6 +27,54 @@ import type { ModelCtor } from 'sequelize-typescript';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type GenericViewConstructor<T extends GenericAPIView = GenericAPIView> = new (...args: any[]) => T;
 
+/**
+ * The constructor a mixin function returns: the base's constructor plus the mixin's members.
+ * Mixins state their members as interfaces (below), so declaration files name them instead of
+ * the anonymous class (whose base's protected members cannot be written in a `.d.ts`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type MixinConstructor<TMembers> = new (...args: any[]) => TMembers;
+
+/** What `CreateModelMixin` adds to a view. */
+export interface CreateModelMixinMembers {
+  /** Validate the request data, save a new instance and answer 201 with its representation. */
+  create(request: Request): Promise<Response>;
+  /** Save the new instance; override to add values from the request (e.g. the owner). */
+  performCreate(serializer: GenericSerializer): Promise<void>;
+  /** The `Location` header of a 201: the new object's URL, when its representation has one. */
+  getSuccessHeaders(data: unknown): Record<string, string>;
+}
+
+/** What `ListModelMixin` adds to a view. */
+export interface ListModelMixinMembers {
+  /** Answer the filtered (and paginated) list. */
+  list(request: Request): Promise<Response>;
+}
+
+/** What `RetrieveModelMixin` adds to a view. */
+export interface RetrieveModelMixinMembers {
+  /** Answer the representation of the looked-up object. */
+  retrieve(request: Request): Promise<Response>;
+}
+
+/** What `UpdateModelMixin` adds to a view. */
+export interface UpdateModelMixinMembers {
+  /** Validate the request data against the looked-up object, save it and answer 200. */
+  update(request: Request, kwargs?: Kwargs, options?: UpdateOptions): Promise<Response>;
+  /** Save the updated instance; override to add values from the request. */
+  performUpdate(serializer: GenericSerializer): Promise<void>;
+  /** PATCH: `update()` with `partial` set. */
+  partialUpdate(request: Request): Promise<Response>;
+}
+
+/** What `DestroyModelMixin` adds to a view. */
+export interface DestroyModelMixinMembers {
+  /** Delete the looked-up object and answer 204. */
+  destroy(request: Request): Promise<Response>;
+  /** Delete the instance; override for soft deletes or side effects. */
+  performDestroy(instance: unknown): Promise<void>;
+}
+
 /** Options of `update()`: `partial` allows leaving out required fields (PATCH). */
 export interface UpdateOptions {
   partial?: boolean;
@@ -41,7 +89,7 @@ function isDestroyable(value: unknown): value is Destroyable {
 }
 
 /** Create a model instance: `create()` validates `request.data`, saves and answers 201. */
-export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<CreateModelMixinMembers> {
   return class CreateModelMixin extends Base {
     /** Validate the request data, save a new instance and answer 201 with its representation. */
     async create(request: Request): Promise<Response> {
@@ -70,7 +118,7 @@ export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBa
 }
 
 /** List a queryset: filtered, then paginated when pagination is on. */
-export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<ListModelMixinMembers> {
   return class ListModelMixin extends Base {
     /**
      * Whether `list()` may read plain rows instead of model instances when the serializer
@@ -105,7 +153,7 @@ function paginatesBySlicing(paginator: BasePagination | null): boolean {
 }
 
 /** Retrieve a model instance. */
-export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<RetrieveModelMixinMembers> {
   return class RetrieveModelMixin extends Base {
     /** Answer the representation of the looked-up object. */
     async retrieve(_request: Request): Promise<Response> {
@@ -117,7 +165,7 @@ export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: T
 }
 
 /** Update a model instance (PUT replaces, PATCH updates only the given fields). */
-export function UpdateModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+export function UpdateModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<UpdateModelMixinMembers> {
   return class UpdateModelMixin extends Base {
     /** Validate the request data against the looked-up object, save it and answer 200. */
     async update(request: Request, _kwargs: Kwargs = {}, options: UpdateOptions = {}): Promise<Response> {
@@ -146,7 +194,7 @@ export function UpdateModelMixin<TBase extends GenericViewConstructor>(Base: TBa
 }
 
 /** Destroy a model instance. */
-export function DestroyModelMixin<TBase extends GenericViewConstructor>(Base: TBase) {
+export function DestroyModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<DestroyModelMixinMembers> {
   return class DestroyModelMixin extends Base {
     /** Delete the looked-up object and answer 204. */
     async destroy(_request: Request): Promise<Response> {

@@ -263,11 +263,41 @@ function acceptsKeyword(probe: object, key: string): boolean {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type APIViewConstructor = (new (...args: any[]) => APIView) & { httpMethodNames?: readonly string[] };
 
+/** What `ViewSetMixin` adds to a view instance. */
+export interface ViewSetMixinMembers {
+  /** The action of the current request (`list`, `retrieve`, `highlight`...; `metadata` for OPTIONS). */
+  action: string | null;
+  /** The method -> action table this view was built with. */
+  actionMap: Record<string, string>;
+  /** The router basename, used to reverse the viewset's own routes. */
+  basename: string | null;
+  /** The URL of one of this viewset's routes: `reverseAction('highlight', { kwargs: { pk: 1 } })`. */
+  reverseAction(urlName: string, options?: { args?: Array<string | number>; kwargs?: Record<string, unknown> }): string;
+  /** View names mapped to URLs of the extra actions of the same kind (detail or list) as this route. */
+  getExtraActionUrlMap(): Map<string, string>;
+}
+
+/** What `ViewSetMixin` adds to a view class (its static side). */
+export interface ViewSetMixinStatics {
+  /** Build the view function for `actions` (`{ get: 'list', post: 'create' }`). */
+  asView(actions?: Record<string, string> | null, initkwargs?: Record<string, unknown>): ViewFunction;
+  /** The viewset's extra actions (methods registered with `@action` / `defineAction`). */
+  getExtraActions(): ExtraAction[];
+}
+
+/**
+ * The constructor `ViewSetMixin` returns. Written out (rather than inferred from the class
+ * expression) so declaration files can name it: the base's protected members cannot appear in
+ * an anonymous class type of a `.d.ts`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ViewSetMixinConstructor<TBase> = TBase & ViewSetMixinStatics & (new (...args: any[]) => ViewSetMixinMembers);
+
 /**
  * This is the magic. Overrides `asView()` so that it takes the `actions` that bind HTTP
  * methods to the viewset's actions, e.g. `asView({ get: 'list', post: 'create' })`.
  */
-export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase) {
+export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): ViewSetMixinConstructor<TBase> {
   return class ViewSetMixin extends Base {
     /** The action of the current request (`list`, `retrieve`, `highlight`...; `metadata` for OPTIONS). */
     action: string | null = null;
