@@ -12,7 +12,7 @@
  * - `CACHE_URL`: `redis://host:port/db` to share throttle counts (and cached sessions) between
  *   processes; default: process memory.
  */
-import type { ProjectSettings } from '../lib';
+import type { ProjectSettings } from 'api_framework';
 
 const DEBUG = process.env.DEBUG !== '0';
 
@@ -23,11 +23,13 @@ const settings: Partial<ProjectSettings> = {
   // any other Host is refused with the JSON 400 of handler400.
   ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]', '.example.com'],
 
+  // The framework's apps by their canonical names (the older `contrib.auth` spellings are
+  // aliases); the demo's own apps by their folder under the project root.
   INSTALLED_APPS: [
-    'contrib.auth',
-    'contrib.sessions',
-    'contrib.authtoken',
-    'contrib.browsable',
+    'api_framework.contrib.auth',
+    'api_framework.contrib.sessions',
+    'api_framework.contrib.authtoken',
+    'api_framework.contrib.browsable',
     'demo.snippets',
     'demo.quickstart',
     'demo.features',
@@ -36,12 +38,12 @@ const settings: Partial<ProjectSettings> = {
   // The original project's order (it also lists Django's message middleware, which answers
   // nothing here: the admin keeps its flash messages itself).
   MIDDLEWARE: [
-    'lib.core.security.SecurityMiddleware',
-    'contrib.sessions.middleware.SessionMiddleware',
-    'lib.core.middleware.CommonMiddleware',
-    'contrib.sessions.csrf.CsrfViewMiddleware',
-    'contrib.auth.middleware.AuthenticationMiddleware',
-    'lib.core.clickjacking.XFrameOptionsMiddleware',
+    'api_framework.core.security.SecurityMiddleware',
+    'api_framework.contrib.sessions.middleware.SessionMiddleware',
+    'api_framework.core.middleware.CommonMiddleware',
+    'api_framework.contrib.sessions.csrf.CsrfViewMiddleware',
+    'api_framework.contrib.auth.middleware.AuthenticationMiddleware',
+    'api_framework.core.clickjacking.XFrameOptionsMiddleware',
   ],
 
   ROOT_URLCONF: 'demo.urls',

@@ -4,10 +4,10 @@
  * under `/admin/`, the features app, the OpenAPI document at `/schema/` (and its docs page at
  * `/schema/docs/`), and the tutorial at the root.
  */
-import { exceptions, getSchemaView, include, path, schemas } from '../lib';
-import { adminSite } from '../contrib/admin';
-import { obtainAuthToken } from '../contrib/authtoken';
-import { staticfilesUrlpatterns, urls as apiAuthUrls } from '../contrib/browsable';
+import { exceptions, getSchemaView, include, path, schemas } from 'api_framework';
+import { adminSite } from 'api_framework/contrib/admin';
+import { obtainAuthToken } from 'api_framework/contrib/authtoken';
+import { staticfilesUrlpatterns, urls as apiAuthUrls } from 'api_framework/contrib/browsable';
 import * as featuresUrls from './features/urls';
 import { router as quickstartRouter } from './quickstart/urls';
 import { router as tutorialRouter } from './snippets/urls';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import nunjucks from 'nunjucks';
-import { ImproperlyConfigured, onSettingChanged, PROJECT_ROOT, settings } from './core/conf';
+import { FRAMEWORK_ROOT, ImproperlyConfigured, onSettingChanged, PROJECT_ROOT, settings } from './core/conf';
 import { modulePathToFile, registerAlias } from './core/modules';
 import { apiSettings } from './settings';
 import { dumps } from './utils/json';
@@ -113,7 +113,7 @@ export function templateDirs(): string[] {
     for (const dir of configured) if (typeof dir === 'string') dirs.push(path.resolve(PROJECT_ROOT, dir));
   }
   for (const app of settings.INSTALLED_APPS ?? []) dirs.push(path.join(modulePathToFile(app), 'templates'));
-  dirs.push(path.join(PROJECT_ROOT, 'lib', 'templates'));
+  dirs.push(path.join(FRAMEWORK_ROOT, 'lib', 'templates'));
   return dirs;
 }
 

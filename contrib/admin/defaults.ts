@@ -5,6 +5,7 @@
  */
 import type { Model } from 'sequelize-typescript';
 import { settings } from '../../lib/core/conf';
+import { canonicalModulePath } from '../../lib/core/modules';
 import { ModelSerializer, type ModelSerializerMeta } from '../../lib/serializers';
 import { getUserModel } from '../auth';
 import { ModelAdmin, type AdminModel } from './options';
@@ -91,8 +92,8 @@ export interface RegistrySite {
 
 /** Register the admins of the installed framework apps that the site does not have yet. */
 export function registerDefaultAdmins(site: RegistrySite): void {
-  const installed = settings.INSTALLED_APPS ?? [];
-  if (installed.includes('contrib.auth')) {
+  const installed = (settings.INSTALLED_APPS ?? []).map(canonicalModulePath);
+  if (installed.includes('api_framework.contrib.auth')) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Group } = require('../auth/models') as typeof import('../auth/models');
     const user = getUserModel() as unknown as AdminModel;
@@ -102,7 +103,7 @@ export function registerDefaultAdmins(site: RegistrySite): void {
     }
     if (!site.isRegistered(group)) site.register(group, new GroupAdmin(group));
   }
-  if (installed.includes('contrib.authtoken')) {
+  if (installed.includes('api_framework.contrib.authtoken')) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Token } = require('../authtoken/models') as typeof import('../authtoken/models');
     const token = Token as unknown as AdminModel;

@@ -11,7 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT, settings } from '../../lib/core/conf';
+import { FRAMEWORK_ROOT, PROJECT_ROOT, settings } from '../../lib/core/conf';
 import { Http404 } from '../../lib/core/exceptions';
 import { HttpResponse, HttpResponseNotAllowed, HttpResponseNotModified, type HttpRequest } from '../../lib/core/http';
 import { modulePathToFile } from '../../lib/core/modules';
@@ -50,7 +50,7 @@ export function staticRoots(): string[] {
   }
   for (const app of settings.INSTALLED_APPS ?? []) roots.push(path.join(modulePathToFile(app), 'static'));
   for (const own of ['browsable', 'admin']) {
-    const dir = path.join(PROJECT_ROOT, 'contrib', own, 'static');
+    const dir = path.join(FRAMEWORK_ROOT, 'contrib', own, 'static');
     if (!roots.includes(dir)) roots.push(dir);
   }
   return roots;

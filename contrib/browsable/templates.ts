@@ -7,17 +7,17 @@
  */
 import path from 'node:path';
 import nunjucks from 'nunjucks';
-import { onSettingChanged, PROJECT_ROOT, settings } from '../../lib/core/conf';
+import { FRAMEWORK_ROOT, onSettingChanged, settings } from '../../lib/core/conf';
 import { escapeUriPath } from '../../lib/core/encoding';
 import type { HttpRequest } from '../../lib/core/http';
 import { NoReverseMatch, reverse } from '../../lib/core/urls';
 import { templateDirs } from '../../lib/renderers';
 import { getToken } from '../sessions/csrf';
 
-/** This app's template folder (found from the project root, so compiled builds find it too). */
-export const BROWSABLE_TEMPLATES = path.join(PROJECT_ROOT, 'contrib', 'browsable', 'templates');
+/** This app's template folder (under the framework's code root; the build copies it to dist/). */
+export const BROWSABLE_TEMPLATES = path.join(FRAMEWORK_ROOT, 'contrib', 'browsable', 'templates');
 /** The admin's template folder. */
-export const ADMIN_TEMPLATES = path.join(PROJECT_ROOT, 'contrib', 'admin', 'templates');
+export const ADMIN_TEMPLATES = path.join(FRAMEWORK_ROOT, 'contrib', 'admin', 'templates');
 
 let environment: nunjucks.Environment | null = null;
 

@@ -2,7 +2,7 @@
  * A custom API exception and a custom exception handler, as the framework's documentation
  * shows them.
  */
-import { exceptions, views, type Response } from '../../lib';
+import { exceptions, views, type Response } from 'api_framework';
 
 /** Raised when a backing service is down: 503 with its own detail and code. */
 export class ServiceUnavailable extends exceptions.APIException {

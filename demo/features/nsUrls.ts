@@ -2,7 +2,7 @@
  * Included twice by the features URL conf, under the instance namespaces `v1` and `v2`
  * (NamespaceVersioning reads `request.version` from the namespace).
  */
-import { path } from '../../lib';
+import { path } from 'api_framework';
 import { ItemsView } from './views';
 
 export const appName = 'items';

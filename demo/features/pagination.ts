@@ -1,7 +1,7 @@
 /**
  * The features app's pagination styles over snippets.
  */
-import { pagination } from '../../lib';
+import { pagination } from 'api_framework';
 
 /** `?limit=&offset=`: 5 by default, at most 20. */
 export class SnippetLimitOffsetPagination extends pagination.LimitOffsetPagination {

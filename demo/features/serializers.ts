@@ -1,7 +1,7 @@
 /**
  * A plain serializer with the common field types, for the validation endpoint.
  */
-import { fields, serializers } from '../../lib';
+import { fields, serializers } from 'api_framework';
 
 /** The nested part of a feature payload. */
 export class NestedSerializer extends serializers.Serializer {

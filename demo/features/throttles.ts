@@ -1,7 +1,7 @@
 /**
  * Throttles with the features app's own scopes (rates in DEFAULT_THROTTLE_RATES).
  */
-import { throttling } from '../../lib';
+import { throttling } from 'api_framework';
 
 /** Anonymous requests: `features_anon` (3/min in the demo settings). */
 export class FeaturesAnonThrottle extends throttling.AnonRateThrottle {

@@ -1,7 +1,7 @@
 /**
  * The features app's URL conf, mounted under `/features/`.
  */
-import { include, path } from '../../lib';
+import { include, path } from 'api_framework';
 import * as nsUrls from './nsUrls';
 import * as views from './views';
 

@@ -1,7 +1,7 @@
 /**
  * One versioning scheme per style, each configured on its own class.
  */
-import { versioning } from '../../lib';
+import { versioning } from 'api_framework';
 
 /** `/features/<version>/bookings/` with `v1` or `v2`. */
 export class BookingsVersioning extends versioning.URLPathVersioning {

@@ -6,7 +6,7 @@
 import {
   apiView, exceptions, filters, generics, parsers, permissions, reverse, throttling, versioning, views, APIView,
   QueryDict, Response, type Request,
-} from '../../lib';
+} from 'api_framework';
 import { Snippet } from '../snippets/models';
 import { SnippetSerializer } from '../snippets/serializers';
 import { ServiceUnavailable, statusCodeExceptionHandler } from './exceptions';

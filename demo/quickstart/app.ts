@@ -2,7 +2,7 @@
  * The quickstart app (`demo.quickstart`): users and groups over hyperlinked serializers. It
  * uses `contrib.auth`'s models and has none of its own.
  */
-import type { AppConfig } from '../../lib';
+import type { AppConfig } from 'api_framework';
 
 const quickstart: AppConfig = {
   label: 'quickstart',

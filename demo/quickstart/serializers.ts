@@ -3,8 +3,8 @@
  * namespace `quickstart` (the tutorial router at the root registers `users` too), so the
  * hyperlinks name the namespaced views.
  */
-import { serializers } from '../../lib';
-import { Group, User } from '../../contrib/auth';
+import { serializers } from 'api_framework';
+import { Group, User } from 'api_framework/contrib/auth';
 
 /** A user: `url, username, email, groups` (links to the groups). */
 export class UserSerializer extends serializers.HyperlinkedModelSerializer {

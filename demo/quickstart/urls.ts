@@ -2,7 +2,7 @@
  * The quickstart's router, mounted by the project under `/quickstart/` with the URL
  * namespace `quickstart`.
  */
-import { routers } from '../../lib';
+import { routers } from 'api_framework';
 import { GroupViewSet, UserViewSet } from './views';
 
 export const router = new routers.DefaultRouter();

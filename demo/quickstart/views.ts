@@ -1,8 +1,8 @@
 /**
  * The quickstart's viewsets: users and groups, viewed and edited by authenticated users.
  */
-import { authentication, pagination, permissions, viewsets } from '../../lib';
-import { Group, User } from '../../contrib/auth';
+import { authentication, pagination, permissions, viewsets } from 'api_framework';
+import { Group, User } from 'api_framework/contrib/auth';
 import { GroupSerializer, UserSerializer } from './serializers';
 
 /** Ten items per page, `?page=`. */

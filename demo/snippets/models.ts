@@ -5,8 +5,8 @@
 import 'reflect-metadata';
 import { BelongsTo, Column, DataType, ForeignKey, Table } from 'sequelize-typescript';
 import type { SaveOptions } from 'sequelize';
-import { BaseModel, field, relation, type Manager, type ModelMeta } from '../../lib/core/db';
-import { User } from '../../contrib/auth';
+import { BaseModel, field, relation, type Manager, type ModelMeta } from 'api_framework/db';
+import { User } from 'api_framework/contrib/auth';
 import { LANGUAGE_CHOICES, STYLE_CHOICES } from './choices';
 import { highlightDocument } from './highlight';
 

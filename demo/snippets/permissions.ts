@@ -1,7 +1,7 @@
 /**
  * The tutorial's custom object-level permission.
  */
-import { permissions, type Request, type APIView } from '../../lib';
+import { permissions, type Request, type APIView } from 'api_framework';
 import type { Snippet } from './models';
 
 /**

@@ -2,8 +2,8 @@
  * The tutorial's serializers: snippets (with the owner's username, read-only) and users (with
  * the ids of their snippets).
  */
-import { fields, relations, serializers } from '../../lib';
-import { User } from '../../contrib/auth';
+import { fields, relations, serializers } from 'api_framework';
+import { User } from 'api_framework/contrib/auth';
 import { Snippet } from './models';
 
 /** A snippet: `id, title, code, linenos, language, style, owner`. */

@@ -1,7 +1,7 @@
 /**
  * The tutorial's router: `/snippets/` and `/users/` with an API root, at the site root.
  */
-import { routers } from '../../lib';
+import { routers } from 'api_framework';
 import { SnippetViewSet, UserViewSet } from './views';
 
 // Create a router and register our viewsets with it.

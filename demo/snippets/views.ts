@@ -2,8 +2,8 @@
  * The tutorial's viewsets: snippets (read and write, owners edit their own) and users
  * (read-only).
  */
-import { permissions, renderers, serializers, viewsets, Response, type Request } from '../../lib';
-import { User } from '../../contrib/auth';
+import { permissions, renderers, serializers, viewsets, Response, type Request } from 'api_framework';
+import { User } from 'api_framework/contrib/auth';
 import { Snippet } from './models';
 import { IsOwnerOrReadOnly } from './permissions';
 import { SnippetSerializer, UserSerializer } from './serializers';

@@ -2,11 +2,20 @@
  * The app registry: every entry of `INSTALLED_APPS` names a folder whose `app.ts` default-exports
  * an `AppConfig`. Apps contribute models, migrations and management commands.
  */
+import path from 'node:path';
 import { settings, ImproperlyConfigured } from './conf';
-import { importModule } from './modules';
+import { canonicalModulePath, importModule, moduleFile } from './modules';
 
 /** A model class as the registry sees it (a sequelize-typescript model constructor). */
 export type ModelClass = abstract new (...args: never[]) => object;
+
+/**
+ * How an app names its models: the classes themselves, a module path relative to the app's
+ * folder (`'./models'`: every model class the module exports), or a function returning either
+ * the classes or the module (`() => require('./models')`), called when the models are first
+ * needed so that importing the app does not load the database layer.
+ */
+export type ModelsDeclaration = readonly ModelClass[] | string | (() => readonly ModelClass[] | Record<string, unknown>);
 
 /** A management command class (see `lib/core/management.ts`). */
 export type CommandClass = new (...args: never[]) => object;
@@ -15,13 +24,18 @@ export type CommandClass = new (...args: never[]) => object;
 export interface AppConfig {
   /** Short unique name, used in `django_migrations.app` and permission codenames (`auth`). */
   label: string;
-  /** The dotted module path listed in INSTALLED_APPS; filled in by the registry. */
+  /**
+   * The app's dotted module path, filled in by the registry from INSTALLED_APPS in its
+   * canonical spelling (`api_framework.contrib.auth` also when listed as `contrib.auth`).
+   */
   name?: string;
+  /** The app's folder; filled in by the registry. */
+  path?: string;
   /** Human-readable name. */
   verboseName?: string;
-  /** The models this app defines. Called after all apps are imported. */
-  models?: () => ModelClass[];
-  /** Folder of migration files (`0001_initial.ts`, ...). */
+  /** The models this app defines (see `ModelsDeclaration`); read after all apps are imported. */
+  models?: ModelsDeclaration;
+  /** Folder of migration files (`0001_initial.ts`, ...); default: the app folder's `migrations/`. */
   migrationsDir?: string;
   /** Management commands contributed by the app, by command name. */
   commands?: () => Record<string, CommandClass>;
@@ -45,24 +59,26 @@ export class Apps {
     if (this.populatedFor === key) return;
     const configs: AppConfig[] = [];
     const labels = new Set<string>();
-    for (const name of installedApps) {
+    for (const listed of installedApps) {
+      const name = canonicalModulePath(listed);
       let mod: Record<string, unknown>;
       try {
-        mod = importModule(`${name}.app`);
+        mod = importModule(`${listed}.app`);
       } catch (error) {
         throw new ImproperlyConfigured(
-          `INSTALLED_APPS lists '${name}', but '${name}.app' could not be imported: ${(error as Error).message.split('\n')[0]}`,
+          `INSTALLED_APPS lists '${listed}', but '${listed}.app' could not be imported: ${(error as Error).message.split('\n')[0]}`,
         );
       }
       const config = (mod.default ?? mod.appConfig) as AppConfig | undefined;
       if (!config || typeof config.label !== 'string') {
-        throw new ImproperlyConfigured(`'${name}.app' must default-export an AppConfig with a 'label'.`);
+        throw new ImproperlyConfigured(`'${listed}.app' (${moduleFile(`${listed}.app`)}) must default-export an AppConfig with a 'label'.`);
       }
       if (labels.has(config.label)) {
         throw new ImproperlyConfigured(`Application labels aren't unique, duplicates: ${config.label}`);
       }
       labels.add(config.label);
-      configs.push({ ...config, name });
+      const folder = path.dirname(moduleFile(`${listed}.app`));
+      configs.push({ ...config, name, path: folder, migrationsDir: config.migrationsDir ?? path.join(folder, 'migrations') });
     }
     this.configs = configs;
     this.populatedFor = key;
@@ -88,15 +104,55 @@ export class Apps {
     return config;
   }
 
-  /** True when an app with this label (or dotted name) is installed. */
+  /** True when an app with this label (or dotted name, in any spelling) is installed. */
   isInstalled(labelOrName: string): boolean {
-    return this.getAppConfigs().some((c) => c.label === labelOrName || c.name === labelOrName);
+    const name = canonicalModulePath(labelOrName);
+    return this.getAppConfigs().some((c) => c.label === labelOrName || c.name === name);
   }
 
   /** Every model of every installed app. */
   getModels(): ModelClass[] {
-    return this.getAppConfigs().flatMap((c) => (c.models ? c.models() : []));
+    return this.getAppConfigs().flatMap((c) => appModels(c));
   }
+}
+
+/** True for a model class (a class with sequelize-typescript's model methods). */
+function isModelClass(value: unknown): value is ModelClass {
+  return typeof value === 'function' && typeof (value as { getAttributes?: unknown }).getAttributes === 'function';
+}
+
+/** The model classes a module exports (its default export and named exports, once each). */
+function modelsOfModule(mod: Record<string, unknown>): ModelClass[] {
+  return [...new Set(Object.values(mod).filter(isModelClass))];
+}
+
+/**
+ * The model classes an app declares (see `ModelsDeclaration`), in declaration order. A module
+ * path resolves from the app's folder.
+ */
+export function appModels(config: AppConfig): ModelClass[] {
+  const declared = config.models;
+  if (declared === undefined) return [];
+  if (typeof declared === 'string') {
+    const folder = config.path ?? '.';
+    const file = path.resolve(folder, declared);
+    let mod: Record<string, unknown>;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      mod = require(file) as Record<string, unknown>;
+    } catch (error) {
+      throw new ImproperlyConfigured(`The models module '${declared}' of app '${config.label}' (${file}) could not be imported: ${(error as Error).message.split('\n')[0]}`);
+    }
+    return modelsOfModule(mod);
+  }
+  if (typeof declared === 'function') {
+    const result = declared();
+    if (result instanceof Promise) {
+      throw new ImproperlyConfigured(`The models of app '${config.label}' must be returned synchronously (got a Promise): use models: './models'.`);
+    }
+    return Array.isArray(result) ? [...(result as readonly ModelClass[])] : modelsOfModule(result as Record<string, unknown>);
+  }
+  return [...declared];
 }
 
 /** The process-wide app registry. */

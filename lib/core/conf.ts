@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import './selfReference';
 
 /** The settings every project has; projects may add keys of their own. */
 export interface ProjectSettings {
@@ -291,35 +292,86 @@ export function configureSettings(values: Partial<ProjectSettings>, source = '<i
   return settings;
 }
 
-const codeRoot = path.resolve(__dirname, '..', '..');
-const compiled = path.basename(codeRoot) === 'dist' && !fs.existsSync(path.join(codeRoot, 'package.json'));
+/** True when `folder` is a compiled build folder (`dist/` without a package.json of its own). */
+function isBuildFolder(folder: string): boolean {
+  return path.basename(folder) === 'dist' && !fs.existsSync(path.join(folder, 'package.json'));
+}
 
 /**
- * The project root: the folder holding manage.ts and package.json (also when running the
- * compiled `dist/manage.js`), where data files such as `db.sqlite3` live.
+ * Where the framework's own code is (the folder holding its `lib/` and `contrib/`): the
+ * repository under ts-node, its `dist/` when compiled (also inside `node_modules/api_framework`).
+ * The framework's apps, templates, static files and catalogs are found from here, never from
+ * the project.
  */
-export const PROJECT_ROOT = compiled ? path.dirname(codeRoot) : codeRoot;
+export const FRAMEWORK_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The framework package's folder (its package.json, for the version). */
+export const FRAMEWORK_PACKAGE_ROOT = isBuildFolder(FRAMEWORK_ROOT) ? path.dirname(FRAMEWORK_ROOT) : FRAMEWORK_ROOT;
+
+/** The environment variable that names a project's root folder for processes without manage.ts. */
+export const PROJECT_ROOT_ENV = 'API_FRAMEWORK_PROJECT_ROOT';
+
+function initialSourceRoot(): string {
+  const fromEnv = process.env[PROJECT_ROOT_ENV];
+  return fromEnv ? path.resolve(fromEnv) : process.cwd();
+}
 
 /**
- * Where the project's modules are loaded from: the project root under ts-node, `dist/` when
- * running compiled JavaScript. Dotted paths and `SETTINGS_MODULE` resolve against it.
+ * Where the project's modules are loaded from: the folder of the project's `manage.ts`
+ * (`setProjectRoot(__dirname)`), `dist/` when it runs compiled. Without a manage.ts (a test
+ * runner, a script), `API_FRAMEWORK_PROJECT_ROOT` or else the working directory.
+ * `SETTINGS_MODULE`, INSTALLED_APPS, ROOT_URLCONF and dotted paths of project modules resolve
+ * against it. Read it at call time: `setProjectRoot()` changes it.
  */
-export const SOURCE_ROOT = codeRoot;
+export let SOURCE_ROOT = initialSourceRoot();
 
 /**
- * Load the settings module named by `SETTINGS_MODULE` (a path relative to the project root,
- * such as `demo/settings`), unless settings were configured already.
+ * The project root: the folder holding the project's manage.ts and package.json (also when
+ * running the compiled `dist/manage.js`), where data files such as `db.sqlite3` and relative
+ * TEMPLATE_DIRS / STATICFILES_DIRS live.
+ */
+export let PROJECT_ROOT = isBuildFolder(SOURCE_ROOT) ? path.dirname(SOURCE_ROOT) : SOURCE_ROOT;
+
+/**
+ * Make `sourceRoot` (the folder of the project's manage.ts, or its `dist/`) the project the
+ * process serves; also exported to child processes (server workers, the reloader's child)
+ * through `API_FRAMEWORK_PROJECT_ROOT`. Call it before the settings are loaded.
+ */
+export function setProjectRoot(sourceRoot: string): void {
+  SOURCE_ROOT = path.resolve(sourceRoot);
+  PROJECT_ROOT = isBuildFolder(SOURCE_ROOT) ? path.dirname(SOURCE_ROOT) : SOURCE_ROOT;
+  process.env[PROJECT_ROOT_ENV] = SOURCE_ROOT;
+}
+
+/** The file Node would load for `file` (tried with the extensions it knows), or null. */
+function resolvesTo(file: string): string | null {
+  try {
+    return require.resolve(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Load the settings module named by `SETTINGS_MODULE` (a path relative to the project's source
+ * root, such as `demo/settings` or `mysite.settings`), unless settings were configured already.
  */
 export function setupSettings(moduleName = process.env.SETTINGS_MODULE || 'demo/settings'): ProjectSettings {
   if (configuredFrom !== null) return settings;
   const file = path.resolve(SOURCE_ROOT, moduleName.replace(/\./g, '/'));
+  if (resolvesTo(file) === null) {
+    throw new ImproperlyConfigured(
+      `Could not load the settings module '${moduleName}' (SETTINGS_MODULE): there is no ${file}.ts or ${file}.js. ` +
+        `Project modules resolve from ${SOURCE_ROOT} (the folder of the project's manage.ts, else ${PROJECT_ROOT_ENV} or the working directory).`,
+    );
+  }
   let loaded: { default?: Partial<ProjectSettings> } & Partial<ProjectSettings>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require(file);
   } catch (error) {
     throw new ImproperlyConfigured(
-      `Could not load the settings module '${moduleName}' (SETTINGS_MODULE): ${(error as Error).message}`,
+      `Could not load the settings module '${moduleName}' (SETTINGS_MODULE) from ${file}: ${(error as Error).message}`,
     );
   }
   return configureSettings(loaded.default ?? loaded, moduleName);

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { apps, type AppConfig } from './apps';
-import { PROJECT_ROOT } from './conf';
+import { FRAMEWORK_PACKAGE_ROOT } from './conf';
 
 /** A writable text sink (process.stdout, or a buffer in tests). */
 export interface OutputStream {
@@ -362,7 +362,7 @@ export async function runFromArgv(argv: string[], io: CommandIO = {}): Promise<n
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h') return runCommand('help', [], io);
   if (name === '--version') {
-    const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(fs.readFileSync(path.join(FRAMEWORK_PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
     (io.stdout ?? process.stdout).write(`${pkg.version}\n`);
     return 0;
   }

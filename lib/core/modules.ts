@@ -3,17 +3,31 @@
  * and returns its export, the way settings name classes by string.
  */
 import path from 'node:path';
-import { ImproperlyConfigured, SOURCE_ROOT } from './conf';
+import { FRAMEWORK_ROOT, ImproperlyConfigured, SOURCE_ROOT } from './conf';
 
-/** Module path prefixes, longest first, mapped to folders of this project. */
-const PREFIXES: Array<[string, string]> = [
+/**
+ * Dotted-path prefixes of the framework's own modules, longest first, mapped to their folders
+ * under the framework root. The canonical spelling is `api_framework.<module>`
+ * (`api_framework.renderers.JSONRenderer`, `api_framework.core.security.SecurityMiddleware`,
+ * `api_framework.contrib.auth`); `api_framework.authtoken` / `.browsable` are the original's
+ * names for two contrib apps; `contrib.*` and `lib.*` are older spellings kept as aliases.
+ * Every other dotted path is a module of the project.
+ */
+const FRAMEWORK_PREFIXES: Array<[string, string]> = [
+  ['api_framework.contrib.', 'contrib/'],
   ['api_framework.authtoken.', 'contrib/authtoken/'],
   ['api_framework.browsable.', 'contrib/browsable/'],
   ['api_framework.', 'lib/'],
   ['contrib.', 'contrib/'],
-  ['demo.', 'demo/'],
   ['lib.', 'lib/'],
-  ['spec.', 'spec/'],
+];
+
+/** Spellings rewritten by `canonicalModulePath()`, longest first. */
+const CANONICAL_PREFIXES: Array<[string, string]> = [
+  ['api_framework.authtoken.', 'api_framework.contrib.authtoken.'],
+  ['api_framework.browsable.', 'api_framework.contrib.browsable.'],
+  ['contrib.', 'api_framework.contrib.'],
+  ['lib.', 'api_framework.'],
 ];
 
 const aliases = new Map<string, string>();
@@ -23,23 +37,60 @@ export function registerAlias(dottedPath: string, target: string): void {
   aliases.set(dottedPath, target);
 }
 
-/** Turn a dotted module path (`contrib.auth.models`) into a file path under the project root. */
+/**
+ * The canonical spelling of a dotted module path: `contrib.auth` and `api_framework.authtoken`
+ * become `api_framework.contrib.auth` and `api_framework.contrib.authtoken`, `lib.core.security`
+ * becomes `api_framework.core.security`; project paths are returned unchanged.
+ */
+export function canonicalModulePath(modulePath: string): string {
+  const dotted = `${modulePath}.`;
+  for (const [prefix, canonical] of CANONICAL_PREFIXES) {
+    if (dotted.startsWith(prefix)) return `${canonical}${dotted.slice(prefix.length)}`.slice(0, -1);
+  }
+  return modulePath;
+}
+
+/**
+ * Turn a dotted module path into a file path (without extension): the framework's modules
+ * under the framework root (`api_framework.contrib.auth.models`), the project's under the
+ * project's source root (`mysite.urls`).
+ */
 export function modulePathToFile(modulePath: string): string {
   const dotted = `${modulePath}.`;
-  for (const [prefix, folder] of PREFIXES) {
+  for (const [prefix, folder] of FRAMEWORK_PREFIXES) {
     if (dotted.startsWith(prefix)) {
       const rest = modulePath.slice(prefix.length);
-      return path.join(SOURCE_ROOT, folder, ...rest.split('.').filter(Boolean));
+      return path.join(FRAMEWORK_ROOT, ...folder.split('/').filter(Boolean), ...rest.split('.').filter(Boolean));
     }
   }
   return path.join(SOURCE_ROOT, ...modulePath.split('.'));
 }
 
-/** Load a module by dotted path (`demo.urls`) or project-relative path (`demo/urls`). */
+/** The file (without extension) a dotted (`demo.urls`) or project-relative (`demo/urls`) path names. */
+export function moduleFile(modulePath: string): string {
+  return modulePath.includes('/') ? path.resolve(SOURCE_ROOT, modulePath) : modulePathToFile(modulePath);
+}
+
+/** Raised by `importModule()` when no file exists for the module path; names the file looked for. */
+export class ModuleNotFound extends Error {
+  override name = 'ModuleNotFound';
+}
+
+/**
+ * Load a module by dotted path (`demo.urls`) or project-relative path (`demo/urls`). When no
+ * such file exists, throws `ModuleNotFound` naming the file it looked for; errors raised while
+ * loading an existing module propagate unchanged.
+ */
 export function importModule(modulePath: string): Record<string, unknown> {
-  const file = modulePath.includes('/') ? path.resolve(SOURCE_ROOT, modulePath) : modulePathToFile(modulePath);
+  const file = moduleFile(modulePath);
+  let resolved: string;
+  try {
+    resolved = require.resolve(file);
+  } catch {
+    throw new ModuleNotFound(`No module named '${modulePath}': there is no ${file}.ts or ${file}.js`);
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(file) as Record<string, unknown>;
+  return require(resolved) as Record<string, unknown>;
 }
 
 /**

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Sequelize as BaseSequelize, DataTypes, type Options, type Dialect } from 'sequelize';
 import { Sequelize, getAssociations, type ModelCtor } from 'sequelize-typescript';
 import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '../conf';
-import { apps, type AppConfig } from '../apps';
+import { apps, appModels, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
 import { applyQueryTimeouts, databaseConnectTimeoutMs } from './timeouts';
@@ -422,7 +422,7 @@ export function onModelsBound(hook: AfterBind): void {
 
 function bindModels(state: ConnectionState, configs: readonly AppConfig[]): void {
   const wanted = closure([
-    ...configs.flatMap((c) => (c.models ? (c.models() as unknown as ModelCtor[]) : [])),
+    ...configs.flatMap((c) => appModels(c) as unknown as ModelCtor[]),
     ...extraModels,
   ]);
   const rebind = boundTo !== state.sequelize;
