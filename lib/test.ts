@@ -632,3 +632,9 @@ export function transactionalSuite<S extends TestSuite>(testSuite: S): S {
   wrapped.skip = (name?: string, fn?: TestCallback<unknown>) => testSuite.skip(name, fn && wrap(fn));
   return wrapped;
 }
+
+// What a project's specs need besides the clients: the test environment, a database per
+// suite, rolled-back blocks and settings overrides.
+export { setupTestEnvironment, type TestEnvironmentOptions } from './core/testEnvironment';
+export { useTestDatabase, setupTestDatabase, withRollback, type TestDatabase, type TestDatabaseOptions } from './core/db/testing';
+export { overrideSettings } from './core/conf';

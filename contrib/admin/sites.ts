@@ -9,8 +9,10 @@
  * adminSite.register(Snippet, { listDisplay: ['title', 'owner'], searchFields: ['title'] });
  * export const urlpatterns = [path('admin/', adminSite.urls), ...staticfilesUrlpatterns()];
  */
+import nodePath from 'node:path';
 import type { Model } from 'sequelize-typescript';
 import { authenticate, login, logout, REDIRECT_FIELD_NAME } from '../auth';
+import { apps } from '../../lib/core/apps';
 import { Http404 } from '../../lib/core/exceptions';
 import { applyContentSecurityPolicy } from '../../lib/core/csp';
 import {
@@ -49,6 +51,21 @@ interface SessionLike {
 
 function sessionOf(request: HttpRequest): SessionLike | null {
   return (request as unknown as { session?: SessionLike }).session ?? null;
+}
+
+/** Require the `admin` module of each installed app that has one (apps without it are skipped). */
+export function importAppAdminModules(): void {
+  for (const config of apps.getAppConfigs()) {
+    if (!config.path) continue;
+    let file: string;
+    try {
+      file = require.resolve(nodePath.join(config.path, 'admin'));
+    } catch {
+      continue;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(file);
+  }
 }
 
 /**
@@ -93,10 +110,15 @@ export class AdminSite {
     return this.registry.has(model);
   }
 
-  /** Register the framework's own models of the installed apps (once). */
+  /**
+   * Load every installed app's `admin` module (`books/admin.ts`: its `adminSite.register()`
+   * calls), as the host framework's admin autodiscovery does, then register the framework's
+   * own models the apps did not register themselves (once).
+   */
   autodiscover(): void {
     if (this.discovered) return;
     this.discovered = true;
+    importAppAdminModules();
     if (this.autodiscoverDefaults) registerDefaultAdmins(this);
   }
 

@@ -79,3 +79,7 @@ export {
   type MigrationContext,
   type MigrationDependency,
 } from './migrations';
+
+// The sequelize-typescript decorators and data types models are declared with, so a project's
+// models import everything from `api_framework/db`.
+export { Table, Column, DataType, ForeignKey, BelongsTo, HasMany, HasOne, BelongsToMany, Index } from 'sequelize-typescript';
