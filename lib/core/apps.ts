@@ -2,6 +2,7 @@
  * The app registry: every entry of `INSTALLED_APPS` names a folder whose `app.ts` default-exports
  * an `AppConfig`. Apps contribute models, migrations and management commands.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { settings, ImproperlyConfigured } from './conf';
 import { canonicalModulePath, importModule, moduleFile } from './modules';
@@ -35,7 +36,10 @@ export interface AppConfig {
   verboseName?: string;
   /** The models this app defines (see `ModelsDeclaration`); read after all apps are imported. */
   models?: ModelsDeclaration;
-  /** Folder of migration files (`0001_initial.ts`, ...); default: the app folder's `migrations/`. */
+  /**
+   * Folder of migration files (`0001_initial.ts`, ...); default: the app folder's `migrations/`
+   * when it exists (an app without one has no migrations).
+   */
   migrationsDir?: string;
   /** Management commands contributed by the app, by command name. */
   commands?: () => Record<string, CommandClass>;
@@ -78,7 +82,9 @@ export class Apps {
       }
       labels.add(config.label);
       const folder = path.dirname(moduleFile(`${listed}.app`));
-      configs.push({ ...config, name, path: folder, migrationsDir: config.migrationsDir ?? path.join(folder, 'migrations') });
+      const defaultMigrations = path.join(folder, 'migrations');
+      const migrationsDir = config.migrationsDir ?? (fs.existsSync(defaultMigrations) ? defaultMigrations : undefined);
+      configs.push({ ...config, name, path: folder, migrationsDir });
     }
     this.configs = configs;
     this.populatedFor = key;

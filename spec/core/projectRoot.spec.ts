@@ -127,10 +127,11 @@ registry('models as a module path, a function returning the module, or the class
   });
 });
 
-registry('migrationsDir defaults to the app folder migrations/, an explicit one is kept', () => {
+registry('migrationsDir defaults to the app folder migrations/ when it exists, an explicit one is kept', () => {
   const apps = new Apps();
-  using(['spec.core.fixtures.appModels.byPath', 'spec.core.fixtures.appModels.byClasses'], () => {
+  using(['spec.core.fixtures.appModels.byPath', 'spec.core.fixtures.appModels.byFunction', 'spec.core.fixtures.appModels.byClasses'], () => {
     assert.is(apps.getAppConfig('bypath').migrationsDir, path.join(SOURCE_ROOT, 'spec/core/fixtures/appModels/byPath/migrations'));
+    assert.is(apps.getAppConfig('byfunction').migrationsDir, undefined);
     assert.is(apps.getAppConfig('byclasses').migrationsDir, '/nowhere/migrations');
   });
 });

@@ -2,7 +2,8 @@
  * The new user's journey, in a temporary folder outside the repository: `npm pack` of the
  * framework, `npx --package <tgz> api-framework startproject mysite .`, `npm install <tgz>`,
  * `npm install`, `manage.ts startapp books`, the README's "Start your own project" code
- * written into the project, migrate, a field added and migrated, a ModelViewSet on a
+ * written into the project, makemigrations + migrate, a field added (makemigrations writes
+ * 0002, migrate, `makemigrations --check` exits 0), a ModelViewSet on a
  * DefaultRouter serving POST/GET (with the unique validation) and the browsable page over
  * HTTP, the project's own `npm test`, and `tsc --noEmit` with the generated strict tsconfig.
  *
@@ -132,39 +133,7 @@ journey('npm install <tgz> and npm install (offline), then startapp', () => {
   assert.ok(fs.statSync(path.join(projectDir, 'books', 'migrations')).isDirectory());
 });
 
-/** Hand-written migrations (until makemigrations writes them). */
-const MIGRATION_0001 = `import type { MigrationContext } from 'api_framework/db';
-
-export const initial = true;
-
-export async function up({ queryInterface, Sequelize }: MigrationContext): Promise<void> {
-  const { DataTypes } = Sequelize;
-  await queryInterface.createTable('books_book', {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
-    title: { type: DataTypes.STRING(200), allowNull: false, unique: true },
-    author: { type: DataTypes.STRING(100), allowNull: false },
-  });
-}
-
-export async function down({ queryInterface }: MigrationContext): Promise<void> {
-  await queryInterface.dropTable('books_book');
-}
-`;
-
-const MIGRATION_0002 = `import type { MigrationContext } from 'api_framework/db';
-
-export const dependencies = [['books', '0001_initial']] as const;
-
-export async function up({ queryInterface, Sequelize }: MigrationContext): Promise<void> {
-  await queryInterface.addColumn('books_book', 'pages', { type: Sequelize.DataTypes.INTEGER, allowNull: true });
-}
-
-export async function down({ queryInterface }: MigrationContext): Promise<void> {
-  await queryInterface.removeColumn('books_book', 'pages');
-}
-`;
-
-journey("the README's books app, migrated; a field added and migrated", () => {
+journey("the README's books app: makemigrations, migrate; a field added: makemigrations writes 0002, migrate, --check is clean", () => {
   if (skipped) return;
   for (const file of ['books/models.ts', 'books/serializers.ts', 'books/views.ts', 'books/urls.ts', 'mysite/urls.ts']) {
     fs.writeFileSync(path.join(projectDir, file), readmeBlock(file));
@@ -174,7 +143,9 @@ journey("the README's books app, migrated; a field added and migrated", () => {
   assert.ok(settingsText.includes("    'api_framework.contrib.admin',\n"));
   fs.writeFileSync(settingsFile, settingsText.replace("    'api_framework.contrib.admin',\n", "    'api_framework.contrib.admin',\n    'books',\n"));
 
-  fs.writeFileSync(path.join(projectDir, 'books', 'migrations', '0001_initial.ts'), MIGRATION_0001);
+  const made = ok(manage('makemigrations'), 'makemigrations');
+  assert.match(made, "Migrations for 'books':\n  books/migrations/0001_initial.ts\n    - Create model Book\n");
+  assert.match(fs.readFileSync(path.join(projectDir, 'books', 'migrations', '0001_initial.ts'), 'utf8'), "from 'api_framework/db';");
   const first = ok(manage('migrate'), 'migrate');
   assert.match(first, /Applying books\.0001_initial\.\.\. OK/);
   assert.ok(fs.existsSync(path.join(projectDir, 'db.sqlite3')), 'the database is in the project folder');
@@ -184,8 +155,12 @@ journey("the README's books app, migrated; a field added and migrated", () => {
   fs.writeFileSync(modelsFile, models.replace(/\n}\n$/, "\n\n  @Column(field({ type: DataType.INTEGER, allowNull: true }))\n  declare pages: number | null;\n}\n"));
   const serializersFile = path.join(projectDir, 'books', 'serializers.ts');
   fs.writeFileSync(serializersFile, fs.readFileSync(serializersFile, 'utf8').replace("fields: ['id', 'title', 'author']", "fields: ['id', 'title', 'author', 'pages']"));
-  fs.writeFileSync(path.join(projectDir, 'books', 'migrations', '0002_book_pages.ts'), MIGRATION_0002);
+  const check = manage('makemigrations', '--check');
+  assert.is(check.status, 1, 'makemigrations --check sees the new field');
+  const second = ok(manage('makemigrations'), 'makemigrations');
+  assert.match(second, "Migrations for 'books':\n  books/migrations/0002_book_pages.ts\n    - Add field pages to book\n");
   assert.match(ok(manage('migrate'), 'migrate'), /Applying books\.0002_book_pages\.\.\. OK/);
+  assert.match(ok(manage('makemigrations', '--check'), 'makemigrations --check'), /No changes detected/);
   assert.match(ok(manage('migrate'), 'migrate'), /No migrations to apply/);
 });
 

@@ -4,7 +4,7 @@
  * field specs. A field the migrations cannot express is an error naming it, never skipped.
  */
 import type { ModelCtor } from 'sequelize-typescript';
-import { apps as registry, type AppConfig } from '../../apps';
+import { appModels, apps as registry, type AppConfig } from '../../apps';
 import { settings } from '../../conf';
 import { getFieldInfo, type FieldInfo, type RelationInfo } from '../fieldInfo';
 import { FIELD_TYPES, NOW, type DefaultValue, type FieldSpec, type FieldType, type NamedField, type OnDelete } from './fieldSpec';
@@ -66,7 +66,7 @@ export class ModelStateBuilder {
   private readonly owners = new Map<unknown, string>();
 
   constructor(private readonly configs: readonly AppConfig[] = registry.getAppConfigs()) {
-    for (const config of configs) for (const model of config.models?.() ?? []) this.owners.set(model, config.label);
+    for (const config of configs) for (const model of appModels(config)) this.owners.set(model, config.label);
   }
 
   /** `app.Name` of a model class: the app listing it, else its `meta.appLabel`. */
@@ -86,7 +86,7 @@ export class ModelStateBuilder {
     const state = new ProjectState();
     for (const config of this.configs) {
       if (!config.migrationsDir) continue;
-      for (const model of config.models?.() ?? []) {
+      for (const model of appModels(config)) {
         const statics = model as unknown as ModelStatics;
         if (statics.autoCreated) continue;
         state.add(this.modelState(config.label, model as unknown as ModelCtor));
