@@ -635,6 +635,6 @@ export function transactionalSuite<S extends TestSuite>(testSuite: S): S {
 
 // What a project's specs need besides the clients: the test environment, a database per
 // suite, rolled-back blocks and settings overrides.
-export { setupTestEnvironment, type TestEnvironmentOptions } from './core/testEnvironment';
+export { setupTestProject, type TestProjectOptions } from './core/testEnvironment';
 export { useTestDatabase, setupTestDatabase, withRollback, type TestDatabase, type TestDatabaseOptions } from './core/db/testing';
 export { overrideSettings } from './core/conf';

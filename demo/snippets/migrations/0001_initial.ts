@@ -1,5 +1,5 @@
 /** The snippet table, as the original tutorial's `snippets.0001_initial` leaves it. */
-import { CreateModel, swappableDependency, swappableSetting, type MigrationDependency } from '../../../lib/core/db';
+import { CreateModel, swappableDependency, swappableSetting, type MigrationDependency } from 'api_framework/db';
 
 export const initial = true;
 

@@ -75,9 +75,9 @@ executeFromCommandLine(process.argv.slice(2), { projectDir: __dirname, settingsM
  * gives itself a database with \`useTestDatabase(suite)\` from \`api_framework/test\`.
  */
 import 'reflect-metadata';
-import { setupTestEnvironment } from 'api_framework/test';
+import { setupTestProject } from 'api_framework/test';
 
-setupTestEnvironment({ projectDir: __dirname, settingsModule: '${name}/settings' });
+setupTestProject({ projectDir: __dirname, settingsModule: '${name}/settings' });
 `,
     [`${name}/settings.ts`]: `/**
  * ${name}'s settings.

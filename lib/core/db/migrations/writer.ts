@@ -4,13 +4,10 @@
  * from `api_framework/db` (or, for apps inside the framework's own folder, by relative path).
  */
 import path from 'node:path';
-import { settings } from '../../conf';
+import { FRAMEWORK_ROOT, settings } from '../../conf';
 import { isNow } from './fieldSpec';
 import type { MigrationDependency } from './loader';
 import type { Operation } from './operations/base';
-
-/** The framework's root folder (where lib/ lives). */
-const FRAMEWORK_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 /** What one migration file holds. */
 export interface MigrationFileContent {
@@ -71,10 +68,17 @@ export function serializeValue(value: unknown, indent = '', key = ''): string {
   throw new Error(`Cannot write ${typeof value} values into a migration.`);
 }
 
-/** The module the migration imports the operations from, seen from `dir`. */
+/** Folders of the framework's own code (and its specs), whose migrations import it relatively. */
+const FRAMEWORK_FOLDERS = new Set(['lib', 'contrib', 'spec']);
+
+/**
+ * The module the migration imports the operations from, seen from `dir`: a project's apps
+ * (the demo's too) import the public entry point `api_framework/db`; the framework's own apps
+ * and its specs' test apps import it by relative path.
+ */
 export function importPathFor(dir: string): string {
   const relative = path.relative(FRAMEWORK_ROOT, path.resolve(dir));
-  if (relative.startsWith('..') || path.isAbsolute(relative) || relative.startsWith('node_modules')) return 'api_framework/db';
+  if (relative.startsWith('..') || path.isAbsolute(relative) || !FRAMEWORK_FOLDERS.has(relative.split(path.sep)[0])) return 'api_framework/db';
   const target = path.relative(path.resolve(dir), path.join(FRAMEWORK_ROOT, 'lib', 'core', 'db')).split(path.sep).join('/');
   return target.startsWith('.') ? target : `./${target}`;
 }
