@@ -79,7 +79,20 @@ journey.before(() => {
   fs.mkdirSync(projectDir);
 });
 
+/** Remove the npx cache entry made for this run's tarball (npx keeps an installed copy per package spec). */
+function removeNpxCacheEntry(): void {
+  if (!tarball) return;
+  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  const npxDir = path.join(cache, '_npx');
+  if (!cache || !fs.existsSync(npxDir)) return;
+  for (const entry of fs.readdirSync(npxDir)) {
+    const manifest = path.join(npxDir, entry, 'package.json');
+    if (fs.existsSync(manifest) && fs.readFileSync(manifest, 'utf8').includes(tarball)) fs.rmSync(path.join(npxDir, entry), { recursive: true, force: true });
+  }
+}
+
 journey.after(() => {
+  removeNpxCacheEntry();
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   if (skipped) process.stdout.write(`\n  note: the startproject journey was skipped: ${skipped}\n`);
 });
