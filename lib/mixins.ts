@@ -47,6 +47,11 @@ export interface CreateModelMixinMembers {
 
 /** What `ListModelMixin` adds to a view. */
 export interface ListModelMixinMembers {
+  /**
+   * Whether `list()` may read plain rows instead of model instances when the serializer
+   * reads only columns; override to return false when your code needs the instances.
+   */
+  plainRowsAllowed(): boolean;
   /** Answer the filtered (and paginated) list. */
   list(request: Request): Promise<Response>;
 }

@@ -4,7 +4,7 @@
  * module (`testSetup.ts`, written by `startproject`).
  */
 import { setProjectRoot, setupSettings } from './conf';
-import { setupTestEnvironment } from './http';
+import { allowTestClientHost } from './http';
 
 /** Options of `setupTestProject()`. */
 export interface TestProjectOptions {
@@ -23,5 +23,5 @@ export function setupTestProject(options: TestProjectOptions = {}): void {
   if (!process.env.SETTINGS_MODULE && options.settingsModule) process.env.SETTINGS_MODULE = options.settingsModule;
   process.env.API_FRAMEWORK_QUIET ??= '1';
   setupSettings();
-  setupTestEnvironment();
+  allowTestClientHost();
 }
