@@ -276,4 +276,37 @@ test('showmigrations :: marks the applied ones', async () => {
   await callCommand('migrate', ['books', 'zero']);
 });
 
+test('a failing migration :: rolled back as a whole on SQLite (foreign keys checked before commit); partly applied on MySQL', async () => {
+  assert.is((await callCommand('migrate', ['books', '0004'])).exitCode, 0);
+  const db = path.relative(dir, path.resolve(__dirname, '../../../lib/core/db')).split(path.sep).join('/');
+  const file = path.join(dir, '0005_broken.ts');
+  fs.writeFileSync(
+    file,
+    `import { AddField, RunSQL, type MigrationDependency } from '${db}';
+export const dependencies: MigrationDependency[] = [['books', '0004_drop_tags']];
+export const operations = [
+  new AddField({ model: 'BkBook', name: 'note', field: { type: 'TextField', null: true } }),
+  new RunSQL({ sql: "INSERT INTO books_book (headline, writer_id, isbn) VALUES ('Ghost', 999, '')", reverseSql: [] }),
+];
+`,
+  );
+  try {
+    const result = await callCommand('migrate', ['books', '0005']);
+    assert.is(result.exitCode, 1);
+    const columns = (await snapshot()).books_book.columns.map((c) => c.split(' ')[0]);
+    const recorded = await select<{ name: string }>("SELECT name FROM django_migrations WHERE app = 'books' AND name = '0005_broken'");
+    assert.equal(recorded, []);
+    if (mysql()) {
+      assert.match(result.stderr, 'while running: INSERT INTO books_book');
+      assert.ok(columns.includes('note'), 'MySQL committed the ADD COLUMN before the failure');
+    } else {
+      assert.match(result.stderr, 'Migration books.0005_broken leaves rows of books_book pointing at missing rows of books_writer.');
+      assert.not.ok(columns.includes('note'), 'the whole migration was rolled back');
+      assert.equal(await select("SELECT id FROM books_book WHERE headline = 'Ghost'"), []);
+    }
+  } finally {
+    fs.rmSync(file);
+  }
+});
+
 test.run();
