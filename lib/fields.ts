@@ -84,6 +84,13 @@ export interface FieldOptions {
   allowNull?: boolean;
 }
 
+let fieldRepr: ((field: Field) => string) | null = null;
+
+/** Install the representation `String(field)` uses (`utils/representation` does, when loaded). */
+export function setFieldRepr(repr: (field: Field) => string): void {
+  fieldRepr = repr;
+}
+
 /** The parent a field is bound to: a serializer (or a list/dict field). */
 export interface FieldParent {
   readonly parent: FieldParent | null;
@@ -306,8 +313,11 @@ export class Field {
   private validatorList: Validator[] | null = null;
   /** `source` and `label` as declared, restored by `copy()` before rebinding. */
   private declared: { source: string | null; label: string | null };
+  /** The base options the field was declared with (for `String(field)`, see `utils/representation`). */
+  readonly declaredOptions: Readonly<FieldOptions>;
 
   constructor(options: FieldOptions = {}) {
+    this.declaredOptions = options;
     const readOnly = options.readOnly ?? false;
     const hasDefault = Object.prototype.hasOwnProperty.call(options, 'default') && options.default !== undefined;
     const required = options.required ?? (!hasDefault && !readOnly);
@@ -328,6 +338,14 @@ export class Field {
     this.allowNull = options.allowNull ?? false;
     if (options.validators) this.validatorList = [...options.validators];
     this.errorMessages = { ...classErrorMessages(new.target), ...(options.errorMessages ?? {}) };
+  }
+
+  /**
+   * The field and the options it was declared with, as the original's `repr()`:
+   * `CharField(max_length=100, required=False)`; a serializer lists its fields below it.
+   */
+  toString(): string {
+    return fieldRepr ? fieldRepr(this) : `${this.constructor.name}()`;
   }
 
   /** The initial value for HTML forms when none is given; override per field type. */
@@ -1393,11 +1411,14 @@ export class ChoiceField extends Field {
   htmlCutoffText: string;
   groupedChoices: GroupedChoices = new Map();
   choiceStringsToValues = new Map<string, unknown>();
+  /** The choices as declared (for `String(field)`). */
+  declaredChoices: Iterable<Choice> = [];
   private flatChoices = new Map<unknown, unknown>();
 
   constructor(options: ChoiceFieldOptions) {
     const { choices, allowBlank, htmlCutoff, htmlCutoffText, ...rest } = options;
     super(rest);
+    this.declaredChoices = choices;
     this.choices = choices;
     this.allowBlank = allowBlank ?? false;
     this.htmlCutoff = htmlCutoff ?? null;

@@ -41,6 +41,8 @@ import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
 import { isHtmlInput, parseHtmlDict, parseHtmlList } from './utils/html';
 import { collectPending, resolvePending } from './utils/pendingValues';
+// Installs String(field) / String(serializer) (the original's repr).
+import './utils/representation';
 import {
   getFieldKwargs, getNestedRelationKwargs, getRelationKwargs, getUniqueErrorMessage, getUrlKwargs, serializerFieldMapping,
   type FieldClass, type FieldKwargs,
