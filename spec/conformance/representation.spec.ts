@@ -11,6 +11,8 @@ import {
   ListField, ReadOnlyField, SerializerMethodField,
 } from '../../lib/fields';
 import { Serializer, type DeclaredFields } from '../../lib/serializers';
+import { useTestDatabase } from '../../lib/core/db/testing';
+import { Snippet } from '../../demo/snippets/models';
 import { SnippetSerializer, UserSerializer } from '../../demo/snippets/serializers';
 
 class NestedSerializer extends Serializer {
@@ -43,6 +45,8 @@ const FEATURE_FIELDS = `
         note = CharField()`;
 
 const test = suite('conformance :: serializer repr');
+// The demo's model is bound for this suite only (it cascades from users).
+useTestDatabase(test, { models: [Snippet] });
 
 test('Serializer :: the original repr of the reference FeatureSerializer, byte for byte', () => {
   assert.is(String(new FeatureSerializer()), `FeatureSerializer():${FEATURE_FIELDS}`);
