@@ -15,6 +15,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Agent, request } from 'undici';
 import { PASSWORD, skipE2E, startDemoServer, type DemoServer } from '../e2e/demoServer';
+import { reportSkipped } from '../skip';
 
 const ALICE: [string, string] = ['alice', PASSWORD];
 const long = process.env.SKIP_LONG_RESILIENCE_TESTS !== '1';
@@ -142,5 +143,5 @@ shutdown('SIGTERM :: in-flight requests finish, answers stay below 500, exit 0 w
 if (!skipped) {
   writers.run();
   if (long) shutdown.run();
-  else console.log('\n  [skip] SKIP_LONG_RESILIENCE_TESTS=1: resilience: SIGTERM under load did not run.\n');
+  else reportSkipped('resilience: SIGTERM under load', 'SKIP_LONG_RESILIENCE_TESTS=1, did not run.');
 }

@@ -23,6 +23,7 @@ import { clearUrlCaches, path } from '../../lib/core/urls';
 import { Response } from '../../lib/response';
 import { AnonRateThrottle } from '../../lib/throttling';
 import { APIView } from '../../lib/views';
+import { reportSkipped } from '../skip';
 import { available, startMariaDb, startRedis, type PrivateService } from './services';
 
 class DatabaseView extends APIView {
@@ -100,7 +101,7 @@ function count(text: string, pattern: RegExp): number {
 }
 
 if (skipReason) {
-  console.log(`\n  [skip] resilience outages: ${skipReason}; the outage tests did not run.\n`);
+  reportSkipped('resilience: database and cache outages', `${skipReason}, the outage tests did not run.`);
 } else {
   test.before(async (ctx) => {
     [ctx.mariadb, ctx.redis] = await Promise.all([startMariaDb(), startRedis()]);
@@ -226,6 +227,5 @@ if (skipReason) {
     assert.is(count(ctx.log, /^Cache unavailable: /), 1, ctx.log);
     assert.not.match(ctx.log, /Internal Server Error/);
   });
+  test.run();
 }
-
-test.run();
