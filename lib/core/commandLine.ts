@@ -83,7 +83,7 @@ export function executeFromCommandLine(argv: string[] = process.argv.slice(2), o
     })
     .then(async (code) => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { runShutdownHooks } = require('./server') as typeof import('./server');
+      const { runShutdownHooks } = require('./shutdown') as typeof import('./shutdown');
       await runShutdownHooks();
       process.exit(code);
     });

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PassThrough } from 'node:stream';
+import cluster from 'node:cluster';
 import { apps, type AppConfig } from './apps';
 import { FRAMEWORK_PACKAGE_ROOT } from './conf';
 
@@ -304,6 +305,21 @@ export function loadCommandClass(name: string): CommandConstructor | null {
   return entry ? entry.load() : null;
 }
 
+/**
+ * Core commands whose primary process must not load the installed apps: `serve` only
+ * supervises there (its workers, forked first, load the project and may run an app's
+ * override of it).
+ */
+const SUPERVISING_COMMANDS = new Set(['serve']);
+
+function commandClassFor(name: string): CommandConstructor | null {
+  if (SUPERVISING_COMMANDS.has(name) && cluster.isPrimary) {
+    const core = coreCommands().get(name);
+    if (core) return core.load();
+  }
+  return loadCommandClass(name);
+}
+
 /** The program name shown in messages. */
 export const PROG = 'manage.ts';
 
@@ -319,7 +335,7 @@ export async function runCommand(name: string, argv: string[], io: CommandIO = {
   const stderr = io.stderr ?? process.stderr;
   let cls: CommandConstructor | null;
   try {
-    cls = loadCommandClass(name);
+    cls = commandClassFor(name);
   } catch (error) {
     stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 1;

@@ -9,52 +9,22 @@
  * early 401/403/413, a 503) closes the connection, so the rest of the upload is not read.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import cluster, { type Worker } from 'node:cluster';
-import net, { type AddressInfo, type Socket } from 'node:net';
+import cluster from 'node:cluster';
+import { type AddressInfo, type Socket } from 'node:net';
 import { settings } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
-import { childExecArgv } from './childProcess';
+import { runShutdownHooks } from './shutdown';
+import { superviseWorkers, type ClusterOptions } from './cluster';
 
 /** Answers a request; the default is the project's handler (middleware, URLs, views). */
 export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
 
-// ---------------------------------------------------------------------------------------------
-// Shutdown hooks
-// ---------------------------------------------------------------------------------------------
-
-type ShutdownHook = () => unknown;
-
-const shutdownHooks: ShutdownHook[] = [];
-
-/**
- * Register work to do when the process stops serving (close database pools, Redis clients):
- * run after the server drained, and after each management command. Returns an unregister
- * function.
- */
-export function onShutdown(hook: ShutdownHook): () => void {
-  shutdownHooks.push(hook);
-  return () => {
-    const index = shutdownHooks.indexOf(hook);
-    if (index >= 0) shutdownHooks.splice(index, 1);
-  };
-}
-
-/**
- * Run the registered shutdown hooks, latest registered first, and forget them (a second
- * call does nothing); failures are logged.
- */
-export async function runShutdownHooks(): Promise<void> {
-  const hooks = shutdownHooks.splice(0).reverse();
-  for (const hook of hooks) {
-    try {
-      await hook();
-    } catch (error) {
-      logError(`Error during shutdown: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    }
-  }
-}
+export { onShutdown, runShutdownHooks } from './shutdown';
+export { parseAddrPort } from './addrPort';
+export { type ClusterOptions } from './cluster';
+export { childExecArgv } from './childProcess';
 
 // ---------------------------------------------------------------------------------------------
 // Writing responses
@@ -323,20 +293,6 @@ export function createServer(options: ServerOptions = {}): http.Server {
   return server;
 }
 
-/**
- * Parse `[HOST:]PORT` (`8000`, `0.0.0.0:8000`, `[::1]:8000`, `localhost:8000`); null when
- * malformed.
- */
-export function parseAddrPort(text: string, defaultHost = '127.0.0.1'): { host: string; port: number } | null {
-  const match = /^(?:(\d{1,3}(?:\.\d{1,3}){3}|\[[a-fA-F0-9:]+\]|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*):)?(\d+)$/.exec(text);
-  if (!match) return null;
-  const port = Number(match[2]);
-  if (port > 65535) return null;
-  let host = match[1] ?? defaultHost;
-  if (host.startsWith('[')) host = host.slice(1, -1);
-  return { host, port };
-}
-
 /** Options of `runServer()`. */
 export interface RunServerOptions extends ServerOptions {
   host?: string;
@@ -425,85 +381,19 @@ export async function runServer(options: RunServerOptions = {}): Promise<Running
 // Cluster mode
 // ---------------------------------------------------------------------------------------------
 
-export { childExecArgv } from './childProcess';
-
-function findFreePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Options of `runCluster()`. */
-export interface ClusterOptions {
-  workers: number;
-  host?: string;
-  port?: number;
-  /** Where the primary reports (default stderr). */
-  log?: (line: string) => void;
-}
-
 /**
- * In the primary: fork `workers` processes that each run `runServer()` on the shared port,
- * restart any that crash, and on SIGTERM/SIGINT stop them all. In a worker: serve. Resolves
- * once everything has stopped.
+ * In the primary: fork `workers` processes (this same entry point), restart any that crash,
+ * and on SIGTERM/SIGINT stop them all (`superviseWorkers()`). In a worker: serve on the port
+ * the primary chose. Resolves once everything has stopped, with the primary's exit status.
  */
-export async function runCluster(options: ClusterOptions): Promise<void> {
-  const host = options.host ?? '127.0.0.1';
-  let port = options.port ?? 8000;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  if (!cluster.isPrimary) {
-    // The primary resolved port 0 to a concrete port so that every worker (and every
-    // replacement) shares one listening handle.
-    const assigned = Number(process.env.API_FRAMEWORK_BIND_PORT);
-    const running = await runServer({ host, port: Number.isInteger(assigned) && assigned > 0 ? assigned : port, handleSignals: true });
-    process.send?.({ type: 'listening', port: running.port });
-    await running.closed;
-    return;
-  }
-  cluster.setupPrimary({ execArgv: childExecArgv() });
-  if (port === 0) port = await findFreePort(host);
-  let stopping = false;
-  const live = new Set<Worker>();
-  const ready = new Set<number>();
-  let announced = false;
-  const fork = (): void => {
-    const worker = cluster.fork({ API_FRAMEWORK_WORKER: '1', API_FRAMEWORK_BIND_PORT: String(port) });
-    live.add(worker);
-    worker.on('message', (message: { type?: string; port?: number }) => {
-      if (message?.type !== 'listening') return;
-      ready.add(worker.id);
-      // Announce once every worker of the first generation is serving.
-      if (!announced && ready.size >= options.workers) {
-        announced = true;
-        log(`Listening at http://${host}:${message.port} (pid ${process.pid}, ${options.workers} workers)`);
-      }
-    });
-  };
-  await new Promise<void>((resolve) => {
-    const onExit = (worker: Worker, code: number | null, signal: string | null): void => {
-      live.delete(worker);
-      if (stopping) {
-        if (live.size === 0) resolve();
-        return;
-      }
-      log(`Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting a new one.`);
-      fork();
-    };
-    cluster.on('exit', onExit);
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      log('Shutting down workers...');
-      if (live.size === 0) resolve();
-      for (const worker of live) worker.process.kill('SIGTERM');
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    for (let i = 0; i < options.workers; i++) fork();
-  });
+export async function runCluster(options: ClusterOptions): Promise<number> {
+  if (cluster.isPrimary) return superviseWorkers(options);
+  // The primary resolved port 0 to a concrete port so that every worker (and every
+  // replacement) shares one listening handle.
+  const assigned = Number(process.env.API_FRAMEWORK_BIND_PORT);
+  const port = Number.isInteger(assigned) && assigned > 0 ? assigned : options.port ?? 8000;
+  const running = await runServer({ host: options.host ?? '127.0.0.1', port, handleSignals: true });
+  process.send?.({ type: 'listening', port: running.port });
+  await running.closed;
+  return 0;
 }

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { Readable } from 'node:stream';
@@ -417,6 +418,46 @@ processes('serve --workers 2 :: workers answer on the shared port and stop on SI
     assert.is.not(((await after.body.json()) as { pid: number }).pid, deadPid);
     child.kill('SIGTERM');
     assert.is(await exited(child), 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve :: the primary only supervises: the database layer loads in the workers, not in it', async () => {
+  const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '1', '--bind', '127.0.0.1:0'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', DATABASE_URL: 'sqlite::memory:' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const io = collect(child);
+  try {
+    const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
+    const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
+    const { pid: workerPid } = (await res.body.json()) as { pid: number };
+    // The worker checked the database (the SQLite driver's native module is mapped); the
+    // primary never loaded it.
+    const mapped = (pid: number): boolean => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('node_sqlite3.node');
+    assert.ok(mapped(workerPid));
+    assert.not.ok(mapped(child.pid as number));
+    child.kill('SIGTERM');
+    assert.is(await exited(child), 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve :: a worker that fails before serving stops serve with its status, without restarts', async () => {
+  const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '2', '--bind', '127.0.0.1:0'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', DATABASE_URL: 'mysql://root@127.0.0.1:1/unreachable' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const io = collect(child);
+  try {
+    assert.is(await exited(child), 1);
+    assert.match(io.err(), /^CommandError: .+$/m);
+    assert.not.match(io.err(), /starting a new one|Listening at/);
+    assert.not.match(io.err(), /^CommandError: $/m);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

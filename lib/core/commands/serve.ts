@@ -1,16 +1,20 @@
 /**
  * `manage.ts serve --workers N --bind HOST:PORT`: the production server, one process per
  * worker (node:cluster) sharing the port; crashed workers are replaced.
+ *
+ * The primary only supervises: it reads the settings and the arguments and forks the workers
+ * before loading anything of the project (management runs this core command there without
+ * loading the installed apps). The first worker checks the database and runs the system checks
+ * (errors stop it, warnings are printed once) before it serves; the others start once it
+ * serves. A worker failing before it served stops the whole command with its status.
  */
 import os from 'node:os';
 import cluster from 'node:cluster';
 import { settings } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
-import { runCluster, parseAddrPort } from '../server';
-import { checkDatabaseForCommand } from '../databaseCheck';
-import { runSystemChecks } from '../checks';
 import { ensureCanListen } from '../listenErrors';
-import { closeConnections } from '../db/connection';
+import { parseAddrPort } from '../addrPort';
+import { STARTUP_CHECKS_ENV, superviseWorkers } from '../cluster';
 
 /** Serves the project with several worker processes. */
 export default class ServeCommand extends BaseCommand {
@@ -22,7 +26,7 @@ export default class ServeCommand extends BaseCommand {
     parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
   }
 
-  override async handle(options: CommandOptions): Promise<void> {
+  override async handle(options: CommandOptions): Promise<number> {
     const bind = String(options.bind);
     const parsed = parseAddrPort(bind);
     if (!parsed) throw new CommandError(`"${bind}" is not a valid port number or address:port pair.`);
@@ -31,23 +35,21 @@ export default class ServeCommand extends BaseCommand {
     if (!settings.DEBUG && settings.ALLOWED_HOSTS.length === 0) {
       throw new CommandError('You must set settings.ALLOWED_HOSTS if DEBUG is False.');
     }
-    // The primary process runs the system checks (errors stop it, warnings are printed) and
-    // checks the database once (closing it again) before forking workers.
+    const clusterOptions = { workers, host: parsed.host, port: parsed.port };
+    // A worker that failed before serving has said why: the primary leaves with its status.
     if (cluster.isPrimary) {
       // A port in use is one line and exit status 1 (workers would fail to listen one by one).
       if (parsed.port !== 0) await ensureCanListen(parsed.host, parsed.port);
-      await checkDatabaseForCommand();
-      try {
-        if (!options.skipChecks) await runSystemChecks({ includeDatabaseChecks: true, stdout: this.stdout, stderr: this.stderr });
-      } finally {
-        await closeConnections();
-      }
+      return superviseWorkers({ ...clusterOptions, log: (line) => this.stderr.write(`${line}\n`) });
     }
-    await runCluster({
-      workers,
-      host: parsed.host,
-      port: parsed.port,
-      log: (line) => (cluster.isPrimary ? this.stderr.write(`${line}\n`) : undefined),
-    });
+    // A worker: the project (database layer, checks, server, handler) loads here.
+    const { checkDatabaseForCommand } = await import('../databaseCheck');
+    await checkDatabaseForCommand();
+    if (process.env[STARTUP_CHECKS_ENV] === '1' && !options.skipChecks) {
+      const { runSystemChecks } = await import('../checks');
+      await runSystemChecks({ includeDatabaseChecks: true, stdout: this.stdout, stderr: this.stderr });
+    }
+    const { runCluster } = await import('../server');
+    return runCluster(clusterOptions);
   }
 }
