@@ -9,7 +9,7 @@ import { createWriteStream, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { settings } from './core/conf';
 import { MultiValueDict, QueryDict, RequestDataTooBig, TooManyFieldsSent, type UploadedFile } from './core/http';
 import { ParseError } from './exceptions';
@@ -283,7 +283,9 @@ export class MultiPartParser extends BaseParser {
       };
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: { 'content-type': mediaType }, defParamCharset: 'utf8', preservePath: false });
+        // busboy loads on the first multipart body.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        parser = (require('busboy') as typeof busboy)({ headers: { 'content-type': mediaType }, defParamCharset: 'utf8', preservePath: false });
       } catch (error) {
         throw new ParseError(`Multipart form parse error - ${(error as Error).message}`);
       }

@@ -6,7 +6,7 @@
  * contrib/browsable (`api_framework.renderers.BrowsableAPIRenderer` is an alias of it).
  */
 import path from 'node:path';
-import nunjucks from 'nunjucks';
+import type nunjucks from 'nunjucks';
 import { FRAMEWORK_ROOT, ImproperlyConfigured, onSettingChanged, PROJECT_ROOT, settings } from './core/conf';
 import { modulePathToFile, registerAlias } from './core/modules';
 import { apiSettings } from './settings';
@@ -98,6 +98,12 @@ export class JSONRenderer extends BaseRenderer {
 
 let environment: nunjucks.Environment | null = null;
 
+/** The template library, loaded on first use: JSON-only processes never load it. */
+function loadNunjucks(): typeof nunjucks {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('nunjucks') as typeof nunjucks;
+}
+
 onSettingChanged((key) => {
   if (key === 'TEMPLATE_DIRS' || key === 'INSTALLED_APPS') environment = null;
 });
@@ -120,7 +126,8 @@ export function templateDirs(): string[] {
 /** The template engine (nunjucks: Django-like syntax, autoescaping on). */
 export function getTemplateEngine(): nunjucks.Environment {
   if (!environment) {
-    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(templateDirs(), { noCache: false }), {
+    const engine = loadNunjucks();
+    environment = new engine.Environment(new engine.FileSystemLoader(templateDirs(), { noCache: false }), {
       autoescape: true,
       throwOnUndefined: false,
     });

@@ -6,7 +6,7 @@
  * page shares: CSRF token, user, login/logout links and the static URL.
  */
 import path from 'node:path';
-import nunjucks from 'nunjucks';
+import type nunjucks from 'nunjucks';
 import { FRAMEWORK_ROOT, onSettingChanged, settings } from '../../lib/core/conf';
 import { escapeUriPath } from '../../lib/core/encoding';
 import type { HttpRequest } from '../../lib/core/http';
@@ -21,6 +21,12 @@ export const ADMIN_TEMPLATES = path.join(FRAMEWORK_ROOT, 'contrib', 'admin', 'te
 
 let environment: nunjucks.Environment | null = null;
 
+/** The template library, loaded on first use: JSON-only processes never load it. */
+function loadNunjucks(): typeof nunjucks {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('nunjucks') as typeof nunjucks;
+}
+
 onSettingChanged((key) => {
   if (key === 'TEMPLATE_DIRS' || key === 'INSTALLED_APPS') environment = null;
 });
@@ -30,7 +36,8 @@ export function getBrowsableEngine(): nunjucks.Environment {
   if (!environment) {
     const dirs = [...templateDirs()];
     for (const dir of [BROWSABLE_TEMPLATES, ADMIN_TEMPLATES]) if (!dirs.includes(dir)) dirs.push(dir);
-    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(dirs, { noCache: false }), {
+    const engine = loadNunjucks();
+    environment = new engine.Environment(new engine.FileSystemLoader(dirs, { noCache: false }), {
       autoescape: true,
       throwOnUndefined: false,
     });

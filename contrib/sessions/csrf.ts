@@ -15,7 +15,7 @@
  * otherwise, for POST requests with an urlencoded or multipart body, it reads the (cached) body
  * itself and looks only for `csrfmiddlewaretoken`.
  */
-import Busboy from 'busboy';
+import type Busboy from 'busboy';
 import { settings } from '../../lib/core/conf';
 import { DisallowedHost } from '../../lib/core/exceptions';
 import { constantTimeCompare, getRandomString } from '../../lib/core/signing';
@@ -317,7 +317,8 @@ async function readFormToken(request: HttpRequest): Promise<string> {
       let token = '';
       let parser: Busboy.Busboy;
       try {
-        parser = Busboy({ headers: { 'content-type': request.header('content-type') ?? '' } });
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        parser = (require('busboy') as typeof Busboy)({ headers: { 'content-type': request.header('content-type') ?? '' } });
       } catch {
         resolve('');
         return;

@@ -4,8 +4,20 @@
  * small table for the common names that differ, the host language of a `host+template` name,
  * and plain text for the rest.
  */
-import hljs from 'highlight.js';
+import type { HLJSApi } from 'highlight.js';
 import { LANGUAGE_CHOICES } from './choices';
+
+let hljsApi: HLJSApi | null = null;
+
+/**
+ * highlight.js with its languages, loaded on first use (the first snippet saved or mapped), so
+ * a server that only reads snippets never loads the grammars.
+ */
+export function highlighter(): HLJSApi {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (!hljsApi) hljsApi = require('highlight.js') as HLJSApi;
+  return hljsApi;
+}
 
 /** The highlight.js language for text it has no grammar for. */
 export const PLAIN_TEXT = 'plaintext';
@@ -79,6 +91,7 @@ const DIFFERENT_NAMES: Readonly<Record<string, string>> = {
 };
 
 function known(name: string): string | null {
+  const hljs = highlighter();
   const language = hljs.getLanguage(name);
   if (!language) return null;
   // Prefer the registered name over an alias, so `class="language-..."` is canonical.
@@ -86,6 +99,7 @@ function known(name: string): string | null {
 }
 
 function findRegisteredName(alias: string): string | null {
+  const hljs = highlighter();
   const language = hljs.getLanguage(alias);
   for (const name of hljs.listLanguages()) {
     if (hljs.getLanguage(name) === language) return name;

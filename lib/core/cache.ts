@@ -9,7 +9,7 @@
  * less means expire at once. Options may be given as query parameters of the URL:
  * `timeout` (seconds or `none`), `key_prefix`, `version`, `max_entries`, `cull_frequency`.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ImproperlyConfigured, onSettingChanged, settings } from './conf';
 import { isUnavailable, reportRecovery } from './outage';
 
@@ -356,6 +356,12 @@ function watchRecovery(client: Redis): void {
   };
 }
 
+/** The Redis client library, loaded on first use: processes without `CACHE_URL` never load it. */
+function loadIoredis(): typeof import('ioredis') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('ioredis') as typeof import('ioredis');
+}
+
 /** Options of the Redis cache. */
 export interface RedisCacheOptions extends CacheOptions {
   /** A ready client to use instead of connecting to `url`. */
@@ -374,7 +380,7 @@ export class RedisCache extends BaseCache {
     super(options);
     this.client =
       options.client ??
-      new Redis(url, {
+      new (loadIoredis().Redis)(url, {
         lazyConnect: true,
         maxRetriesPerRequest: 2,
         enableAutoPipelining: true,

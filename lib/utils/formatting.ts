@@ -2,7 +2,7 @@
  * Utility functions to turn view class names and descriptions into the names and texts
  * shown by the browsable API and OPTIONS responses.
  */
-import { Marked, type Tokens } from 'marked';
+import type { Marked, Tokens } from 'marked';
 import { iriToUri } from '../core/encoding';
 
 /** Remove `trailing` from the end of `content`, unless that would leave nothing. */
@@ -84,24 +84,31 @@ function titleAttribute(title: string | null | undefined): string {
 // Raw HTML in the Markdown source is shown as text; links and images keep only safe URLs
 // (otherwise their text is shown); every attribute is escaped here rather than by `marked`,
 // which leaves character references in URLs for the browser to decode.
-const descriptionMarkdown = new Marked({
-  gfm: true,
-  renderer: {
-    html(token: Tokens.HTML | Tokens.Tag): string {
-      return escapeHtml(token.text);
+function createDescriptionMarkdown(): Marked {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Marked: MarkedClass } = require('marked') as typeof import('marked');
+  return new MarkedClass({
+    gfm: true,
+    renderer: {
+      html(token: Tokens.HTML | Tokens.Tag): string {
+        return escapeHtml(token.text);
+      },
+      link(token: Tokens.Link): string {
+        const text = this.parser.parseInline(token.tokens);
+        const href = safeLinkUrl(token.href);
+        return href === null ? text : `<a href="${escapeHtml(href)}"${titleAttribute(token.title)}>${text}</a>`;
+      },
+      image(token: Tokens.Image): string {
+        const src = safeLinkUrl(token.href);
+        if (src === null) return escapeHtml(token.text);
+        return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${titleAttribute(token.title)}>`;
+      },
     },
-    link(token: Tokens.Link): string {
-      const text = this.parser.parseInline(token.tokens);
-      const href = safeLinkUrl(token.href);
-      return href === null ? text : `<a href="${escapeHtml(href)}"${titleAttribute(token.title)}>${text}</a>`;
-    },
-    image(token: Tokens.Image): string {
-      const src = safeLinkUrl(token.href);
-      if (src === null) return escapeHtml(token.text);
-      return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${titleAttribute(token.title)}>`;
-    },
-  },
-});
+  });
+}
+
+/** Built on first use: `marked` loads only when a description is rendered (browsable API). */
+let descriptionMarkdown: Marked | null = null;
 
 /**
  * Render a view description as HTML: Markdown (GitHub flavour). The result is safe to put in
@@ -110,5 +117,6 @@ const descriptionMarkdown = new Marked({
  * `VIEW_DESCRIPTION_FUNCTION` setting to render descriptions differently.
  */
 export function markupDescription(description: string): string {
+  if (!descriptionMarkdown) descriptionMarkdown = createDescriptionMarkdown();
   return descriptionMarkdown.parse(description, { async: false });
 }
