@@ -27,6 +27,8 @@ function defaultIgnore(name: string): boolean {
 /** Watches folders recursively; `close()` stops every watcher. */
 export class FileWatcher {
   private readonly watchers = new Map<string, fs.FSWatcher>();
+  /** The last seen modification time of each watched file (a read that only updates its atime is no change). */
+  private readonly mtimes = new Map<string, number>();
   private readonly ignore: (name: string, fullPath: string) => boolean;
   private closed = false;
 
@@ -61,7 +63,9 @@ export class FileWatcher {
     }
     this.watchDirectory(dir);
     for (const entry of entries) {
-      if (entry.isDirectory() && !this.ignore(entry.name, path.join(dir, entry.name))) this.watchTree(path.join(dir, entry.name));
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && !this.ignore(entry.name, full)) this.watchTree(full);
+      else if (entry.isFile() && this.wanted(full)) this.mtimes.set(full, modifiedAt(full) ?? -1);
     }
   }
 
@@ -109,9 +113,28 @@ export class FileWatcher {
       this.rearm(dir);
       return;
     }
-    const { extensions } = this.options;
-    if (extensions && !extensions.includes(path.extname(full))) return;
+    if (!this.wanted(full)) return;
+    // inotify also reports attribute changes: the first read of a file after it was written
+    // updates its atime (relatime), which would restart the server a second time. Only a new
+    // modification time, a new file or a removed one is a change.
+    const mtime = modifiedAt(full);
+    if (mtime !== null && this.mtimes.get(full) === mtime) return;
+    if (mtime === null) this.mtimes.delete(full);
+    else this.mtimes.set(full, mtime);
     this.options.onChange(full);
+  }
+
+  private wanted(file: string): boolean {
+    const { extensions } = this.options;
+    return !extensions || extensions.includes(path.extname(file));
+  }
+}
+
+function modifiedAt(file: string): number | null {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return null;
   }
 }
 
