@@ -561,10 +561,10 @@ export class AutoSchema extends ViewInspector {
     if (field instanceof DateField) return { type: 'string', format: 'date' };
     if (field instanceof TimeField) return { type: 'string', format: 'time' };
     if (field instanceof DurationField) {
-      // The host framework's duration text, `[DD] [HH:[MM:]]ss[.uuuuuu]`; input also takes ISO 8601.
-      const schema: SchemaObject = { type: 'string', format: 'duration' };
-      if (direction === 'response') schema.pattern = '^-?(\\d+ )?\\d{2}:\\d{2}:\\d{2}(\\.\\d{6})?$';
-      return schema;
+      // The host framework's duration text, `[DD] [HH:[MM:]]ss[.uuuuuu]`, not ISO 8601 (so no
+      // `format: duration`); input also takes ISO 8601 durations.
+      if (direction === 'response') return { type: 'string', pattern: '^-?(\\d+ )?\\d{2}:\\d{2}:\\d{2}(\\.\\d{6})?$' };
+      return { type: 'string', description: 'A duration: `[DD] [HH:[MM:]]ss[.uuuuuu]` or ISO 8601 (`P1DT2H`).' };
     }
 
     // Strings with a format.
@@ -785,6 +785,12 @@ function isUntypedField(field: Field): boolean {
 }
 
 function withLengths(field: CharField, schema: SchemaObject, direction: SchemaDirection): SchemaObject {
+  // A blank-allowed field answers and accepts '', which no format matches: '' is its alternative.
+  if (field.allowBlank && (schema.format !== undefined || schema.anyOf !== undefined)) {
+    const alternatives = (schema.anyOf as SchemaObject[] | undefined) ?? [{ format: schema.format }];
+    delete schema.format;
+    schema.anyOf = [...alternatives, { const: '' }];
+  }
   if (field.maxLength !== null) schema.maxLength = field.maxLength;
   if (field.minLength !== null) schema.minLength = field.minLength;
   else if (direction === 'request' && !field.allowBlank) schema.minLength = 1;

@@ -158,9 +158,11 @@ export function applyValidators(validators: readonly unknown[], schema: SchemaOb
   const isArray = schema.type === 'array';
   const isNumber = schema.type === 'integer' || schema.type === 'number';
   const isString = schema.type === 'string';
+  // A schema that already lists its alternatives (a blank-allowed email: format or '') keeps them.
+  const formatFree = isString && schema.anyOf === undefined;
   for (const validator of validators) {
-    if (validator instanceof EmailValidator && isString) schema.format ??= 'email';
-    else if (validator instanceof URLValidator && isString) schema.format ??= 'uri';
+    if (validator instanceof EmailValidator) { if (formatFree) schema.format ??= 'email'; }
+    else if (validator instanceof URLValidator) { if (formatFree) schema.format ??= 'uri'; }
     else if (validator instanceof RegexValidator && isString && !validator.inverseMatch) schema.pattern ??= validator.regex.source;
     else if (validator instanceof MaxLengthValidator && (isString || isArray)) schema[isArray ? 'maxItems' : 'maxLength'] ??= validator.limitValue;
     else if (validator instanceof MinLengthValidator && (isString || isArray)) schema[isArray ? 'minItems' : 'minLength'] ??= validator.limitValue;

@@ -28,6 +28,7 @@ class EverythingSerializer extends Serializer {
     flag: new BooleanField(),
     text: new CharField({ maxLength: 10, minLength: 2 }),
     blankable: new CharField({ allowBlank: true, required: false }),
+    blankEmail: new EmailField({ allowBlank: true }),
     email: new EmailField(),
     slug: new SlugField(),
     regex: new RegexField({ regex: '^[a-z]+$' }),
@@ -90,6 +91,7 @@ const RESPONSE_ROWS: Array<[string, unknown]> = [
   ['flag', { type: 'boolean' }],
   ['text', { type: 'string', maxLength: 10, minLength: 2 }],
   ['blankable', { type: 'string' }],
+  ['blankEmail', { type: 'string', anyOf: [{ format: 'email' }, { const: '' }] }],
   ['email', { type: 'string', format: 'email' }],
   ['slug', { type: 'string', pattern: '^[-a-zA-Z0-9_]+$' }],
   ['regex', { type: 'string', pattern: '^[a-z]+$' }],
@@ -107,7 +109,7 @@ const RESPONSE_ROWS: Array<[string, unknown]> = [
   ['when', { type: 'string', format: 'date-time' }],
   ['day', { type: 'string', format: 'date' }],
   ['time', { type: 'string', format: 'time' }],
-  ['span', { type: 'string', format: 'duration', pattern: '^-?(\\d+ )?\\d{2}:\\d{2}:\\d{2}(\\.\\d{6})?$' }],
+  ['span', { type: 'string', pattern: '^-?(\\d+ )?\\d{2}:\\d{2}:\\d{2}(\\.\\d{6})?$' }],
   ['choice', { enum: ['a', 'b'], type: 'string' }],
   ['level', { enum: [1, 2, 3, null], type: ['integer', 'null'] }],
   ['blankChoice', { enum: ['x', ''], type: 'string' }],
@@ -153,7 +155,8 @@ test('request :: writable fields, write-only marked, files as binary, non-blank 
   assert.equal(properties.blankable, { type: 'string' });
   assert.equal(properties.nested, { $ref: '#/components/schemas/TagRequest' });
   assert.equal(properties.nestedMany, { type: 'array', items: { $ref: '#/components/schemas/TagRequest' } });
-  assert.equal(properties.span, { type: 'string', format: 'duration' });
+  assert.equal(properties.span, { type: 'string', description: 'A duration: `[DD] [HH:[MM:]]ss[.uuuuuu]` or ISO 8601 (`P1DT2H`).' });
+  assert.equal(properties.blankEmail, { type: 'string', anyOf: [{ format: 'email' }, { const: '' }] });
   assert.ok(required);
   assert.ok(required.includes('secret') && required.includes('upload') && required.includes('nested'));
   assert.not.ok(required.includes('defaulted') || required.includes('maybe') || required.includes('image'));
