@@ -16,7 +16,7 @@ import { settings, ImproperlyConfigured, PROJECT_ROOT, onSettingChanged } from '
 import { apps, appModels, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
-import { applyQueryTimeouts, databaseConnectTimeoutMs } from './timeouts';
+import { applyQueryTimeouts, databaseConnectTimeoutMs, watchDatabaseRecovery } from './timeouts';
 import { cacheStatements, type StatementCachingHandle } from './sqliteStatements';
 
 BaseSequelize.useCLS(clsNamespace);
@@ -385,6 +385,7 @@ function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): C
     const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
     if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
     if (config.vendor === 'mysql') applyQueryTimeouts(sequelize);
+    watchDatabaseRecovery(sequelize);
     if (replicas.length) honourUsePrimary(sequelize);
     state = { url, config, sequelize, replicaSetting, poolSetting, replicas };
     states.set(key, state);

@@ -12,7 +12,7 @@
  */
 import type { Sequelize } from 'sequelize';
 import { settings } from '../conf';
-import { reportRecovery } from '../outage';
+import { isUnavailable, reportRecovery } from '../outage';
 
 /** Seconds of a timeout setting as milliseconds; `fallback` when unset or malformed; 0 off. */
 function milliseconds(name: string, fallback: number): number {
@@ -84,5 +84,20 @@ export function applyQueryTimeouts(sequelize: Sequelize): void {
       bound(connection, 'execute');
     }
     return connection;
+  };
+}
+
+/**
+ * End a database outage at the first query through `sequelize` that succeeds after it (any
+ * vendor: SQLite's locked-database outages too). Costs one check per query while the database
+ * is up.
+ */
+export function watchDatabaseRecovery(sequelize: Sequelize): void {
+  const target = sequelize as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+  const query = target.query.bind(sequelize);
+  target.query = (...args: unknown[]): Promise<unknown> => {
+    const result = query(...args);
+    if (isUnavailable('database')) result.then(() => reportRecovery('database'), () => undefined);
+    return result;
   };
 }
