@@ -3,8 +3,8 @@
  * `RemoteUserMiddleware` logs in the user named by the web server's `REMOTE_USER`.
  */
 import { ImproperlyConfigured } from '../../lib/core/conf';
-import type { AuthUser, HttpRequest, HttpResponse } from '../../lib/core/http';
-import { authenticate, getUser, login, logout, BACKEND_SESSION_KEY } from './index';
+import type { HttpRequest, HttpResponse } from '../../lib/core/http';
+import { AnonymousUser, authenticate, getUser, login, logout, BACKEND_SESSION_KEY } from './index';
 import { loadBackend } from './backendRegistry';
 import { RemoteUserBackend } from './backends';
 
@@ -26,20 +26,13 @@ export class AuthenticationMiddleware {
     }
     const session = request.session;
     const wasAccessed = session.accessed;
-    let user = await getUser(request);
+    // No session cookie and nothing written yet: nobody is logged in, no store to ask.
+    const user = session.sessionKey === null && !session.modified ? new AnonymousUser() : await getUser(request);
     // As the host framework's lazy `request.user`: the session counts as read (`Vary: Cookie`)
     // only once something reads the user, not because the middleware loaded it ahead of time.
     if (!session.modified) session.accessed = wasAccessed;
-    Object.defineProperty(request, 'user', {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        session.accessed = true;
-        return user;
-      },
-      set: (value: AuthUser) => {
-        user = value;
-      },
+    request.attachUser(user, () => {
+      session.accessed = true;
     });
     return this.getResponse(request);
   }

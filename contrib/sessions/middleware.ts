@@ -44,8 +44,10 @@ export class SessionMiddleware {
   /** Attach `request.session`, run the chain, then persist the session. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
     const Store = this.storeClass(request);
-    const session = new Store(request.cookies[settings.SESSION_COOKIE_NAME] ?? null);
-    await session.ensureLoaded();
+    const key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
+    const session = new Store(key);
+    // Without a session cookie there is nothing to load (the store starts empty).
+    if (key !== null) await session.ensureLoaded();
     request.session = session;
     const response = await this.getResponse(request);
     return this.processResponse(request, response);

@@ -62,8 +62,6 @@ export class HttpRequest {
   POST: QueryDict = new QueryDict();
   /** Uploaded files, filled by the multipart parser. */
   FILES: MultiValueDict<UploadedFile> = new MultiValueDict<UploadedFile>();
-  /** The authenticated user, or the anonymous user. */
-  user: AuthUser = anonymousUser;
   /** The URL resolution that picked the view (set by the handler). */
   resolverMatch: ResolverMatch | null = null;
   /** Set once the CSRF middleware has decided (or the view is exempt). */
@@ -84,6 +82,8 @@ export class HttpRequest {
   private streamed = false;
   private schemeHostCache: string | null = null;
   private cleanups: Array<() => void | Promise<void>> | null = null;
+  private currentUser: AuthUser = anonymousUser;
+  private userReadHook: (() => void) | null = null;
 
   constructor(raw: IncomingMessage, options: { body?: Buffer } = {}) {
     this.raw = raw;
@@ -102,6 +102,29 @@ export class HttpRequest {
     this.pathInfo = this.path;
     this.headers = raw.headers;
     if (options.body) this.bodyBuffer = options.body;
+  }
+
+  /**
+   * The authenticated user, or the anonymous user. An accessor on the class (not a property
+   * redefined per request), so every request keeps one object shape.
+   */
+  get user(): AuthUser {
+    const hook = this.userReadHook;
+    if (hook !== null) hook();
+    return this.currentUser;
+  }
+
+  set user(value: AuthUser) {
+    this.currentUser = value;
+  }
+
+  /**
+   * Set the request's user and a hook run at every read of `user` (AuthenticationMiddleware
+   * marks the session as read there, as the host framework's lazy `request.user` does).
+   */
+  attachUser(user: AuthUser, onRead: (() => void) | null = null): void {
+    this.currentUser = user;
+    this.userReadHook = onRead;
   }
 
   /**
