@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT, settings } from '../../../lib/core/conf';
 import { BaseCommand, CommandError, type CommandOptions, type CommandParser } from '../../../lib/core/management';
+import { readLine } from '../../../lib/core/readLine';
 import { staticRoots } from '../staticfiles';
 
 /** Every static file by its relative path (`api_framework/css/browsable.css`) -> source file. */
@@ -43,24 +44,6 @@ export function staticRoot(): string {
   return path.resolve(PROJECT_ROOT, value);
 }
 
-function readLine(stream: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve) => {
-    let buffer = '';
-    const finish = (value: string): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      resolve(value);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      buffer += chunk.toString();
-      const newline = buffer.search(/\r?\n/);
-      if (newline >= 0) finish(buffer.slice(0, newline));
-    };
-    const onEnd = (): void => finish(buffer);
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-  });
-}
 
 /** Collects the static files into STATIC_ROOT. */
 export default class Command extends BaseCommand {

@@ -8,6 +8,7 @@ import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '.
 import { checkDatabaseForCommand } from '../databaseCheck';
 import { getSequelize, getVendor } from '../db/connection';
 import { atomic } from '../db/transaction';
+import { readLine } from '../readLine';
 import { getFieldInfo } from '../db/fieldInfo';
 import type { ModelCtor } from 'sequelize-typescript';
 
@@ -90,26 +91,4 @@ export default class FlushCommand extends BaseCommand {
     // Django's flush sends post_migrate: the apps recreate what they own (permissions).
     for (const config of apps.getAppConfigs()) if (config.postMigrate) await config.postMigrate();
   }
-}
-
-/** One line of input (without its line ending); '' when the input ends first. */
-export function readLine(stream: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve) => {
-    let buffer = '';
-    const finish = (value: string): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.pause?.();
-      resolve(value);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      buffer += chunk.toString();
-      const newline = buffer.search(/\r?\n/);
-      if (newline >= 0) finish(buffer.slice(0, newline));
-    };
-    const onEnd = (): void => finish(buffer);
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.resume?.();
-  });
 }
