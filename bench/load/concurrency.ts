@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../scripts/lib/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
@@ -24,16 +25,6 @@ const SECRET_KEY = 'bench-load-secret-key-0123456789-0123456789-0123456789-01234
 
 function manage(args: string[], env: NodeJS.ProcessEnv): string {
   return execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'manage.ts', ...args], { cwd: ROOT, env, encoding: 'utf8' });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function childPids(pid: number): number[] {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../scripts/lib/processes';
 
 /** A server process of the test's own. */
 export interface PrivateService {
@@ -33,19 +34,6 @@ function which(binary: string): string | null {
 /** The binaries found: mariadbd + mariadb-install-db, and redis-server. */
 export function available(): { mariadb: boolean; redis: boolean } {
   return { mariadb: MARIADBD !== null && which('mariadb-install-db') !== null, redis: which('redis-server') !== null };
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
