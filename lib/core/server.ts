@@ -11,7 +11,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cluster from 'node:cluster';
 import { type AddressInfo, type Socket } from 'node:net';
-import { settings } from './conf';
+import { onSettingChanged, settings } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
@@ -157,19 +157,25 @@ function countSetting(name: string, fallback: number): number {
   return value === undefined || !Number.isFinite(number) || number < 0 ? fallback : Math.floor(number);
 }
 
-/** The caps on work in flight, read per request so that overriding the settings takes effect at once. */
+/** The caps on work in flight, read from the settings once and again after any setting changes. */
 interface WorkCaps {
   concurrent: number;
   pipelined: number;
   retryAfter: number;
 }
 
+let cachedWorkCaps: WorkCaps | null = null;
+onSettingChanged(() => {
+  cachedWorkCaps = null;
+});
+
 function workCaps(): WorkCaps {
-  return {
+  cachedWorkCaps ??= {
     concurrent: countSetting('SERVER_MAX_CONCURRENT_REQUESTS', DEFAULT_MAX_CONCURRENT_REQUESTS),
     pipelined: countSetting('SERVER_MAX_PIPELINED_REQUESTS', DEFAULT_MAX_PIPELINED_REQUESTS),
     retryAfter: Math.max(1, countSetting('SERVER_BUSY_RETRY_AFTER', 1)),
   };
+  return cachedWorkCaps;
 }
 
 /** The default `SERVER_MAX_CONCURRENT_REQUESTS`: requests in progress per process. */
