@@ -21,4 +21,4 @@ export function expectExactType<Expected>() {
 }
 
 /** Compiles only when the condition type is `true`: `assertTrue<Equal<A, B>>()`. */
-export function assertTrue<Condition extends true>(): void {}
+export function assertTrue<_Condition extends true>(): void {}
