@@ -43,8 +43,9 @@ templates('startproject NAME DIR :: writes the project files', async () => {
   const result = await callCommand('startproject', ['mysite', tmp]);
   assert.is(result.exitCode, 0, result.stderr);
   assert.equal(tree(tmp), ['.gitignore', 'README.md', 'manage.ts', 'mysite/settings.ts', 'mysite/urls.ts', 'package.json', 'testSetup.ts', 'tsconfig.build.json', 'tsconfig.json']);
-  const pkg = JSON.parse(fs.readFileSync(path.join(tmp, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(tmp, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string>; allowScripts: Record<string, boolean> };
   assert.is(pkg.name, 'mysite');
+  assert.equal(pkg.allowScripts, { sqlite3: true, '@scarf/scarf': false }, 'npm 11 runs sqlite3\'s native build only when approved');
   assert.is(pkg.dependencies.api_framework, `^${VERSION}`);
   for (const script of ['start', 'test', 'build', 'migrate']) assert.type(pkg.scripts[script], 'string', script);
   assert.ok('typescript' in pkg.devDependencies && 'ts-node' in pkg.devDependencies);

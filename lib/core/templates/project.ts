@@ -33,6 +33,9 @@ export function projectFiles(context: ProjectTemplateContext): Record<string, st
       engines: { node: '>=20.19' },
       dependencies: { api_framework: context.frameworkVersion, 'reflect-metadata': '^0.2.2' },
       devDependencies: { '@types/node': '^20.19.0', 'ts-node': '^10.9.2', typescript: '~5.9.0', uvu: '^0.5.6' },
+      // npm 11 runs a dependency's install script only when approved: sqlite3 builds (or fetches)
+      // its native binding; swagger-ui-dist's @scarf/scarf only reports the install (analytics).
+      allowScripts: { sqlite3: true, '@scarf/scarf': false },
     }),
     'tsconfig.json': json({
       compilerOptions: {
