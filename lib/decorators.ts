@@ -6,33 +6,17 @@
  */
 import type { ViewFunction } from './core/urls';
 import type { HttpResponse } from './core/http';
-import type { AuthenticationClass } from './authentication';
-import type { MetadataClass } from './metadata';
-import type { ContentNegotiationClass } from './negotiation';
-import type { ParserClass } from './parsers';
-import type { PermissionClass } from './permissions';
 import type { Request } from './request';
-import type { ViewInspector } from './schemas/inspector';
-import type { RendererClass } from './renderers';
-import type { ThrottleClass } from './throttling';
-import type { VersioningClass } from './versioning';
-import { APIView, type Kwargs } from './views';
+import { API_VIEW_POLICIES, APIView, type ApiViewPolicies, type Kwargs } from './views';
 
 /** A function view: receives the `Request` and the URL keyword arguments. */
 export type FunctionView = (request: Request, kwargs: Kwargs, ...args: string[]) => HttpResponse | Promise<HttpResponse>;
 
-/** The per-view policies of a function view (each defaults to the settings). */
-export interface ApiViewOptions {
-  rendererClasses?: RendererClass[];
-  parserClasses?: ParserClass[];
-  authenticationClasses?: AuthenticationClass[];
-  throttleClasses?: ThrottleClass[];
-  permissionClasses?: PermissionClass[];
-  contentNegotiationClass?: ContentNegotiationClass;
-  metadataClass?: MetadataClass | null;
-  versioningClass?: VersioningClass | null;
-  /** The view's schema inspector, or null to exclude it from schemas. */
-  schema?: ViewInspector | null;
+/**
+ * The per-view policies of a function view (each defaults to the settings), typed as `APIView`
+ * declares them, and its description.
+ */
+export interface ApiViewOptions extends ApiViewPolicies {
   /** The description shown in OPTIONS responses and the browsable API. */
   description?: string;
 }
@@ -49,8 +33,6 @@ export interface ApiViewOptions {
 export function apiView(httpMethodNames: string[] = ['GET'], options: ApiViewOptions = {}): (func: FunctionView) => ViewFunction {
   return (func: FunctionView): ViewFunction => {
     const methods = [...new Set([...httpMethodNames.map((m) => m.toLowerCase()), 'options'])];
-    const policyKeys = ['rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
-      'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema'] as const;
 
     class WrappedAPIView extends APIView {
       static override description = options.description ?? '';
@@ -58,7 +40,7 @@ export function apiView(httpMethodNames: string[] = ['GET'], options: ApiViewOpt
       constructor() {
         super();
         this.httpMethodNames = methods;
-        for (const key of policyKeys) {
+        for (const key of API_VIEW_POLICIES) {
           if (options[key] !== undefined) Object.assign(this, { [key]: options[key] });
         }
       }

@@ -118,13 +118,85 @@ export function exceptionHandler(exc: unknown, _context: ExceptionHandlerContext
   return null;
 }
 
+/** An HTTP method a view may handle, as its handler method is named. */
+export type HttpMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'trace';
+
 /** The HTTP methods a view may handle, in the order `Allow` lists them. */
-export const HTTP_METHOD_NAMES: readonly string[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+export const HTTP_METHOD_NAMES: readonly HttpMethodName[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+
+/**
+ * The policies a view may set per view (each falls back to its `DEFAULT_*` setting while
+ * unset): the one list that `APIView` declares, `apiView()` options copy and `asView()`
+ * initkwargs accept.
+ */
+export const API_VIEW_POLICIES = [
+  'rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
+  'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema',
+] as const;
+
+/** The name of a per-view policy (see `API_VIEW_POLICIES`). */
+export type ApiViewPolicy = typeof API_VIEW_POLICIES[number];
+
+/** The per-view policies, typed as `APIView` declares them. */
+export type ApiViewPolicies = Partial<Pick<APIView, ApiViewPolicy>>;
+
+/**
+ * What `asView()` accepts for view class `V`: any attribute of the class except the handler
+ * methods, typed as the class declares it, so a misspelt or mistyped option fails to compile.
+ */
+export type ViewOptions<V extends APIView = APIView> = { [K in Exclude<keyof V, HttpMethodName>]?: V[K] };
+
+/**
+ * The developer-facing message for an initkwarg `key` of view class `className` that is a
+ * handler method name (`method`) or not an attribute of the class (`unknown`).
+ */
+export type InitkwargMessage = (className: string, key: string, kind: 'method' | 'unknown') => string;
+
+/** The host framework's `as_view()` words. */
+function hostInitkwargMessage(className: string, key: string, kind: 'method' | 'unknown'): string {
+  return kind === 'method'
+    ? `The method name ${key} is not accepted as a keyword argument to ${className}().`
+    : `${className}() received an invalid keyword argument '${key}'. as_view only accepts arguments that are already attributes of the class.`;
+}
 
 /** The view class type `asView()` is called on. */
 export type APIViewClass<V extends APIView = APIView> = (new () => V) & typeof APIView;
 
-const initkwargNames = new WeakMap<object, Set<string>>();
+/**
+ * Declare `names` as attributes of `cls` that have no value until a subclass or initkwargs set
+ * one (the original's class attributes): they go on the prototype as `undefined`, so
+ * `asView()` accepts them like any other attribute. Call it once per class, after its body.
+ */
+export function declareViewAttributes(cls: abstract new (...args: never[]) => APIView, names: readonly string[]): void {
+  for (const name of names) {
+    if (!(name in cls.prototype)) {
+      Object.defineProperty(cls.prototype, name, { value: undefined, writable: true, configurable: true, enumerable: false });
+    }
+  }
+}
+
+/** One instance per view class, made once, answering which attributes the class has. */
+const classProbes = new WeakMap<object, APIView>();
+
+/** The handler method `name` of `view` (`get`, `post`, ...), if it has one. */
+function handlerOf(view: APIView, name: string): Handler | undefined {
+  const candidate: unknown = Reflect.get(view, name);
+  return typeof candidate === 'function' ? (candidate as Handler) : undefined;
+}
+
+/** Whether `probe` has `key` as an attribute of its class (not one every object has). */
+function hasAttribute(probe: object, key: string): boolean {
+  for (let o: object | null = probe; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    if (Object.prototype.hasOwnProperty.call(o, key)) return true;
+  }
+  return false;
+}
+
+/** A plain view answers HEAD with its `get` handler when it has no `head` of its own. */
+function answerHeadWithGet(view: APIView): void {
+  const get = handlerOf(view, 'get');
+  if (get !== undefined && handlerOf(view, 'head') === undefined) Object.assign(view, { head: get });
+}
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -163,9 +235,8 @@ function allowHeader(view: APIView): string {
   if (cache.custom || names.length > 30 || Object.prototype.hasOwnProperty.call(view, 'allowedMethods')) {
     return view.allowedMethods.join(', ');
   }
-  const handlers = view as unknown as Record<string, unknown>;
   let mask = 0;
-  for (let i = 0; i < names.length; i++) if (typeof handlers[names[i]] === 'function') mask |= 1 << i;
+  for (let i = 0; i < names.length; i++) if (handlerOf(view, names[i]) !== undefined) mask |= 1 << i;
   let byMask = cache.byNames.get(names);
   if (!byMask) {
     byMask = new Map();
@@ -234,6 +305,8 @@ export class APIView implements NamedView {
    * to exclude the view from schemas.
    */
   schema?: ViewInspector | null;
+  /** The scope `ScopedRateThrottle` limits this view under (`DEFAULT_THROTTLE_RATES[scope]`). */
+  throttleScope?: string;
 
   /** The lower-case method names this view may dispatch to (function views narrow it). */
   httpMethodNames: readonly string[] = HTTP_METHOD_NAMES;
@@ -265,21 +338,25 @@ export class APIView implements NamedView {
 
   /**
    * The view function for URL confs: a fresh instance per request, `initkwargs` set on it.
-   * Unknown initkwargs fail at once, as in the host framework. API views are CSRF exempt
-   * (session authentication enforces CSRF itself).
+   * Unknown initkwargs fail at once, as in the host framework (and at compile time: they are
+   * typed by the class's attributes). API views are CSRF exempt (session authentication
+   * enforces CSRF itself).
    */
-  static asView<V extends APIView>(this: APIViewClass<V>, initkwargs: Kwargs = {}): ViewFunction {
-    this.checkInitkwargs(initkwargs);
-    return APIView.makeView(this, initkwargs);
+  static asView<V extends APIView>(this: APIViewClass<V>, initkwargs: ViewOptions<V> = {}): ViewFunction {
+    APIView.checkInitkwargs(this, initkwargs);
+    return APIView.makeView(this, initkwargs, answerHeadWithGet);
   }
 
-  /** Build the view function of `cls` (shared by `asView` overrides in subclasses). */
-  protected static makeView<V extends APIView>(cls: APIViewClass<V>, initkwargs: Kwargs): ViewFunction {
+  /**
+   * Build the view function of `cls`: per request a fresh instance, `initkwargs` assigned,
+   * then `prepare(instance)` (plain views answer HEAD with `get`, view sets bind their
+   * actions), then `dispatch`. Shared by the `asView()` overrides of subclasses.
+   */
+  protected static makeView<V extends APIView>(cls: new () => V, initkwargs: Kwargs, prepare: (view: V) => void): ViewFunction {
     const view: ViewFunction = async (httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]) => {
       const self = new cls();
       Object.assign(self, initkwargs);
-      const handlers = self as unknown as Record<string, unknown>;
-      if (typeof handlers.get === 'function' && typeof handlers.head !== 'function') handlers.head = handlers.get;
+      prepare(self);
       return self.dispatch(httpRequest, kwargs ?? {}, ...args);
     };
     Object.defineProperty(view, 'name', { value: cls.name });
@@ -289,38 +366,27 @@ export class APIView implements NamedView {
     return view;
   }
 
-  /** Reject initkwargs that name a handler method or an attribute the class lacks. */
-  protected static checkInitkwargs(this: APIViewClass, initkwargs: Kwargs): void {
-    let known = initkwargNames.get(this);
-    if (!known) {
-      known = new Set<string>();
-      const probe = new this() as unknown as Record<string, unknown>;
-      for (const key of Object.keys(probe)) known.add(key);
-      for (let proto: object | null = this.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-        for (const key of Object.getOwnPropertyNames(proto)) known.add(key);
-      }
-      for (const key of ['rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
-        'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema', 'name', 'suffix', 'detail', 'description']) {
-        known.add(key);
-      }
-      initkwargNames.set(this, known);
+  /**
+   * Reject initkwargs that name a handler method or an attribute `cls` lacks (its instance
+   * fields, methods, accessors and declared attributes; see `declareViewAttributes`), with
+   * `message`'s words (the host framework's by default). Shared by the `asView()` overrides
+   * of subclasses.
+   */
+  protected static checkInitkwargs(cls: new () => APIView, initkwargs: object, message: InitkwargMessage = hostInitkwargMessage): void {
+    let probe = classProbes.get(cls);
+    if (!probe) {
+      probe = new cls();
+      classProbes.set(cls, probe);
     }
     for (const key of Object.keys(initkwargs)) {
-      if (HTTP_METHOD_NAMES.includes(key)) {
-        throw new TypeError(`The method name ${key} is not accepted as a keyword argument to ${this.name}().`);
-      }
-      if (!known.has(key)) {
-        throw new TypeError(
-          `${this.name}() received an invalid keyword argument '${key}'. as_view only accepts arguments that are already attributes of the class.`,
-        );
-      }
+      if ((HTTP_METHOD_NAMES as readonly string[]).includes(key)) throw new TypeError(message(cls.name, key, 'method'));
+      if (!hasAttribute(probe, key)) throw new TypeError(message(cls.name, key, 'unknown'));
     }
   }
 
   /** The upper-case names of the methods this view handles, in DRF's order. */
   get allowedMethods(): string[] {
-    const handlers = this as unknown as Record<string, unknown>;
-    return this.httpMethodNames.filter((method) => typeof handlers[method] === 'function').map((m) => m.toUpperCase());
+    return this.httpMethodNames.filter((method) => handlerOf(this, method) !== undefined).map((m) => m.toUpperCase());
   }
 
   /** The headers set on every response: `Allow`, and `Vary: Accept` when several renderers may answer. */
@@ -374,13 +440,13 @@ export class APIView implements NamedView {
 
   /** The name shown in the browsable API and OPTIONS responses (VIEW_NAME_FUNCTION). */
   getViewName(): string {
-    const func = this.settings.VIEW_NAME_FUNCTION as unknown as (view: APIView) => string;
+    const func = this.settings.VIEW_NAME_FUNCTION as (view: APIView) => string;
     return func(this);
   }
 
   /** The description shown in the browsable API (`html`) and OPTIONS responses (VIEW_DESCRIPTION_FUNCTION). */
   getViewDescription(html = false): string {
-    const func = this.settings.VIEW_DESCRIPTION_FUNCTION as unknown as (view: APIView, html: boolean) => string;
+    const func = this.settings.VIEW_DESCRIPTION_FUNCTION as (view: APIView, html: boolean) => string;
     return func(this, html);
   }
 
@@ -454,7 +520,7 @@ export class APIView implements NamedView {
 
   /** The function that turns exceptions into responses (EXCEPTION_HANDLER). */
   getExceptionHandler(): ExceptionHandler {
-    return this.settings.EXCEPTION_HANDLER as unknown as ExceptionHandler;
+    return this.settings.EXCEPTION_HANDLER as ExceptionHandler;
   }
 
   // API policy implementation methods
@@ -618,9 +684,8 @@ export class APIView implements NamedView {
   /** The handler for the request's method, or the 405 handler. */
   protected getHandler(method: string): Handler {
     const name = method.toLowerCase();
-    const candidate = this.httpMethodNames.includes(name) ? (this as unknown as Record<string, unknown>)[name] : undefined;
-    if (typeof candidate === 'function') return candidate as Handler;
-    return (request: Request) => this.httpMethodNotAllowed(request);
+    const handler = this.httpMethodNames.includes(name) ? handlerOf(this, name) : undefined;
+    return handler ?? ((request: Request) => this.httpMethodNotAllowed(request));
   }
 
   /**
@@ -649,6 +714,10 @@ export class APIView implements NamedView {
     return this.response;
   }
 }
+
+// The attributes declared above without a value exist on the class, as the original's class
+// attributes do: `asView()` accepts them, `apiView()` copies the policies.
+declareViewAttributes(APIView, [...API_VIEW_POLICIES.filter((name) => name !== 'schema'), 'throttleScope', 'name', 'suffix', 'detail', 'description']);
 
 // `schema` is an accessor on the prototype (DRF's `DefaultSchema` descriptor): what a view
 // declares or receives is kept aside, and reading it attaches the inspector to the view. Views

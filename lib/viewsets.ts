@@ -18,7 +18,6 @@
  *   async unhighlight(request: Request) { ... }
  * }
  */
-import type { HttpRequest, HttpResponse } from './core/http';
 import { NoReverseMatch, type ViewFunction } from './core/urls';
 import { GenericAPIView } from './generics';
 import {
@@ -29,12 +28,9 @@ import {
   UpdateModelMixin,
 } from './mixins';
 import { reverse } from './reverse';
-import { APIView } from './views';
+import { APIView, declareViewAttributes, HTTP_METHOD_NAMES, type HttpMethodName, type ViewOptions } from './views';
 
-/** HTTP methods an action may answer. */
-export type HttpMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'trace';
-
-const HTTP_METHODS: readonly HttpMethodName[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+export type { HttpMethodName };
 
 /** Options of `@action()` / `defineAction()`; other keys override view attributes for the action. */
 export interface ActionOptions {
@@ -202,7 +198,7 @@ export function defineActionMapping(
   method: HttpMethodName,
   methodName: string,
 ): void {
-  if (!HTTP_METHODS.includes(method)) throw new TypeError(`Unknown HTTP method '${method}'.`);
+  if (!HTTP_METHOD_NAMES.includes(method)) throw new TypeError(`Unknown HTTP method '${method}'.`);
   ownActions(viewset).mappings.push([actionName, method, methodName]);
   registryVersion += 1;
 }
@@ -248,20 +244,8 @@ export function extraActionsOf(viewset: object): ExtraAction[] {
   return result;
 }
 
-// Policy fields that views declare without a default value (so a probe instance lacks them).
-const DECLARED_POLICIES = new Set([
-  'rendererClasses', 'parserClasses', 'authenticationClasses', 'throttleClasses', 'permissionClasses',
-  'contentNegotiationClass', 'metadataClass', 'versioningClass', 'schema', 'name', 'suffix', 'detail', 'description',
-  'queryset', 'serializerClass', 'filterBackends', 'paginationClass',
-]);
-
-/** True when `key` is an attribute of the view class (an instance field, a method or a policy). */
-function acceptsKeyword(probe: object, key: string): boolean {
-  return key in probe || DECLARED_POLICIES.has(key);
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type APIViewConstructor = (new (...args: any[]) => APIView) & { httpMethodNames?: readonly string[] };
+type APIViewConstructor = new (...args: any[]) => APIView;
 
 /** What `ViewSetMixin` adds to a view instance. */
 export interface ViewSetMixinMembers {
@@ -271,6 +255,8 @@ export interface ViewSetMixinMembers {
   actionMap: Record<string, string>;
   /** The router basename, used to reverse the viewset's own routes. */
   basename: string | null;
+  /** The pattern a router gives the lookup value in detail URLs (default `[^/.]+`). */
+  lookupValueRegex?: string;
   /** The URL of one of this viewset's routes: `reverseAction('highlight', { kwargs: { pk: 1 } })`. */
   reverseAction(urlName: string, options?: { args?: Array<string | number>; kwargs?: Record<string, unknown> }): string;
   /** View names mapped to URLs of the extra actions of the same kind (detail or list) as this route. */
@@ -279,8 +265,11 @@ export interface ViewSetMixinMembers {
 
 /** What `ViewSetMixin` adds to a view class (its static side). */
 export interface ViewSetMixinStatics {
-  /** Build the view function for `actions` (`{ get: 'list', post: 'create' }`). */
-  asView(actions?: Record<string, string> | null, initkwargs?: Record<string, unknown>): ViewFunction;
+  /**
+   * Build the view function for `actions` (`{ get: 'list', post: 'create' }`); `initkwargs`
+   * are typed by the class's attributes.
+   */
+  asView<V extends APIView>(this: new () => V, actions?: Record<string, string> | null, initkwargs?: ViewOptions<V>): ViewFunction;
   /** The viewset's extra actions (methods registered with `@action` / `defineAction`). */
   getExtraActions(): ExtraAction[];
 }
@@ -291,14 +280,21 @@ export interface ViewSetMixinStatics {
  * an anonymous class type of a `.d.ts`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ViewSetMixinConstructor<TBase> = TBase & ViewSetMixinStatics & (new (...args: any[]) => ViewSetMixinMembers);
+export type ViewSetMixinConstructor<TBase> = ViewSetMixinStatics & TBase & (new (...args: any[]) => ViewSetMixinMembers);
+
+/** The original `ViewSetMixin.as_view()`'s words for a bad initkwarg. */
+function viewSetInitkwargMessage(className: string, key: string, kind: 'method' | 'unknown'): string {
+  return kind === 'method'
+    ? `You tried to pass in the ${key} method name as a keyword argument to ${className}(). Don't do that.`
+    : `${className}() received an invalid keyword '${key}'`;
+}
 
 /**
  * This is the magic. Overrides `asView()` so that it takes the `actions` that bind HTTP
  * methods to the viewset's actions, e.g. `asView({ get: 'list', post: 'create' })`.
  */
 export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): ViewSetMixinConstructor<TBase> {
-  return class ViewSetMixin extends Base {
+  const viewSet = class ViewSetMixin extends Base {
     /** The action of the current request (`list`, `retrieve`, `highlight`...; `metadata` for OPTIONS). */
     action: string | null = null;
     /** The method -> action table this view was built with. */
@@ -316,41 +312,25 @@ export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): Vie
           "The `actions` argument must be provided when calling `.as_view()` on a ViewSet. For example `.as_view({'get': 'list'})`",
         );
       }
-      const cls = this as unknown as (new () => ViewSetMixin) & { name: string };
-      const methodNames = (this as APIViewConstructor).httpMethodNames ?? HTTP_METHODS;
-      const probe = new cls();
-      for (const key of Object.keys(initkwargs)) {
-        if (methodNames.includes(key)) {
-          throw new TypeError(`You tried to pass in the ${key} method name as a keyword argument to ${cls.name}(). Don't do that.`);
-        }
-        if (!acceptsKeyword(probe, key)) throw new TypeError(`${cls.name}() received an invalid keyword '${key}'`);
-      }
+      APIView.checkInitkwargs(this, initkwargs, viewSetInitkwargMessage);
       if ('name' in initkwargs && 'suffix' in initkwargs) {
-        throw new TypeError(`${cls.name}() received both \`name\` and \`suffix\`, which are mutually exclusive arguments.`);
+        throw new TypeError(`${this.name}() received both \`name\` and \`suffix\`, which are mutually exclusive arguments.`);
       }
       const actionMap: Record<string, string> = { ...actions };
       if ('get' in actionMap && !('head' in actionMap)) actionMap.head = actionMap.get;
-
-      const view = (async (request: HttpRequest, kwargs: Record<string, unknown>, ...args: string[]): Promise<HttpResponse> => {
-        const self = new cls();
-        Object.assign(self, initkwargs);
+      const className = this.name;
+      const view = APIView.makeView(this, initkwargs, (self: ViewSetMixin) => {
         self.actionMap = actionMap;
         // Bind methods to actions: this is the bit that's different to a standard view.
-        const handlers = self as unknown as Record<string, unknown>;
         for (const [method, actionName] of Object.entries(actionMap)) {
-          const handler = handlers[actionName];
+          const handler: unknown = Reflect.get(self, actionName);
           if (typeof handler !== 'function') {
-            throw new TypeError(`${cls.name} has no action method '${actionName}' (mapped from ${method.toUpperCase()}).`);
+            throw new TypeError(`${className} has no action method '${actionName}' (mapped from ${method.toUpperCase()}).`);
           }
-          handlers[method] = handler;
+          Object.assign(self, { [method]: handler });
         }
-        return self.dispatch(request, kwargs, ...args);
-      }) as ViewFunction;
-      Object.defineProperty(view, 'name', { value: cls.name });
-      view.viewClass = this;
-      view.viewInitkwargs = initkwargs;
+      });
       view.actions = actionMap;
-      view.csrfExempt = true;
       return view;
     }
 
@@ -402,6 +382,8 @@ export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): Vie
       return urls;
     }
   };
+  declareViewAttributes(viewSet, ['lookupValueRegex']);
+  return viewSet;
 }
 
 /** The base ViewSet class: no actions by default. */

@@ -106,7 +106,9 @@ defineAction(NoteViewSet, 'recent', { detail: false });
 
 test('viewsets :: asView checks and action binding', async () => {
   assert.throws(() => NoteViewSet.asView(), /The `actions` argument must be provided/);
+  // @ts-expect-error a handler method name is no initkwarg (and fails at run time too)
   assert.throws(() => NoteViewSet.asView({ get: 'list' }, { get: 1 }), /You tried to pass in the get method name/);
+  // @ts-expect-error an unknown attribute is no initkwarg (and fails at run time too)
   assert.throws(() => NoteViewSet.asView({ get: 'list' }, { nope: 1 }), /NoteViewSet\(\) received an invalid keyword 'nope'/);
   const res = await call(ReadOnlyModelViewSet.asView({ get: 'list' }, base), 'get', '/');
   assert.is((res.data as unknown[]).length, 3);

@@ -343,7 +343,7 @@ test('view :: ScopedRateThrottle reads the view throttleScope', async () => {
     override authenticationClasses = [];
     override throttleClasses = [Scoped];
     override rendererClasses = [JSONRenderer] as any;
-    throttleScope = 'burst';
+    override throttleScope = 'burst';
 
     get() {
       return new Response({ ok: true });

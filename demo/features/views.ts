@@ -138,7 +138,7 @@ export class UserThrottleView extends APIView {
 /** A scope named by the view: `features_burst`. */
 export class ScopedThrottleView extends APIView {
   override throttleClasses = [throttling.ScopedRateThrottle];
-  throttleScope = 'features_burst';
+  override throttleScope = 'features_burst';
 
   /** `{"ok": true}` until throttled. */
   get(): Response {

@@ -101,7 +101,7 @@ class Cursor extends CursorPagination {
   override pageSize = 2;
 }
 
-const notes = (paginationClass: unknown) => ListAPIView.asView({ queryset: GNote.objects.orderBy('id'), serializerClass: NoteModelSerializer, paginationClass });
+const notes = (paginationClass: ListAPIView['paginationClass']) => ListAPIView.asView({ queryset: GNote.objects.orderBy('id'), serializerClass: NoteModelSerializer, paginationClass });
 
 /** The URL conf of this suite (ROOT_URLCONF = 'spec/conformance/pipeline.spec'). */
 export const urlpatterns = [
