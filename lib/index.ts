@@ -47,4 +47,5 @@ export { getSchemaView } from './schemas';
 export { include, path, rePath, type UrlPattern } from './core/urls';
 export { QueryDict } from './core/http';
 export type { AppConfig } from './core/apps';
-export type { ProjectSettings } from './core/conf';
+export type { ProjectSettings, ProjectSettingsExtension, PasswordValidatorSetting } from './core/conf';
+export type { ApiFrameworkSettings } from './settings';

@@ -290,7 +290,7 @@ function checkReferer(request: HttpRequest): string | null {
   if (!parsed || !parsed.scheme || !parsed.netloc) return REASON_MALFORMED_REFERER;
   if (parsed.scheme !== 'https') return REASON_INSECURE_REFERER;
   const goodHosts = [...trustedOrigins().hosts];
-  const cookieDomain = settings.CSRF_USE_SESSIONS ? settings.SESSION_COOKIE_DOMAIN : (settings.CSRF_COOKIE_DOMAIN as string | null | undefined);
+  const cookieDomain = settings.CSRF_USE_SESSIONS ? settings.SESSION_COOKIE_DOMAIN : settings.CSRF_COOKIE_DOMAIN;
   if (cookieDomain) {
     const port = requestPort(request);
     goodHosts.push(port === '443' || port === '80' ? cookieDomain : `${cookieDomain}:${port}`);
@@ -399,8 +399,8 @@ function setTokenOnResponse(request: HttpRequest, response: HttpResponse): void 
   }
   response.setCookie(settings.CSRF_COOKIE_NAME, state.cookie, {
     maxAge: settings.CSRF_COOKIE_AGE,
-    domain: (settings.CSRF_COOKIE_DOMAIN as string | null | undefined) ?? undefined,
-    path: (settings.CSRF_COOKIE_PATH as string | undefined) ?? '/',
+    domain: settings.CSRF_COOKIE_DOMAIN ?? undefined,
+    path: settings.CSRF_COOKIE_PATH ?? '/',
     secure: settings.CSRF_COOKIE_SECURE,
     httpOnly: settings.CSRF_COOKIE_HTTPONLY,
     sameSite: settings.CSRF_COOKIE_SAMESITE,

@@ -10,7 +10,7 @@
  * `timeout` (seconds or `none`), `key_prefix`, `version`, `max_entries`, `cull_frequency`.
  */
 import type { Redis } from 'ioredis';
-import { ImproperlyConfigured, onSettingChanged, settings } from './conf';
+import { ImproperlyConfigured, onSettingChanged, settings, type SettingName } from './conf';
 import { isUnavailable, reportRecovery } from './outage';
 
 /** Seconds until expiry: `undefined` for the default, `null` for never. */
@@ -336,8 +336,8 @@ const INCR_EXISTING = `if redis.call('EXISTS', KEYS[1]) == 0 then return false e
 return redis.call('INCRBY', KEYS[1], ARGV[1])`;
 
 /** A timeout setting in seconds (`fallback` when unset or malformed; 0: none). */
-function secondsSetting(name: string, fallback: number): number {
-  const value = settings[name];
+function secondsSetting(name: SettingName, fallback: number): number {
+  const value: unknown = settings[name];
   if (value === null) return 0;
   const seconds = Number(value);
   return value === undefined || !Number.isFinite(seconds) || seconds < 0 ? fallback : seconds;

@@ -8,21 +8,57 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import './selfReference';
+import type { PasswordValidatorConfig } from '../../contrib/auth/passwordValidation';
+import type { ApiFrameworkSettings } from '../settings';
+import type { MiddlewareClass } from './middleware';
 
-/** The settings every project has; projects may add keys of their own. */
-export interface ProjectSettings {
-  /** Key for signing sessions, CSRF tokens and cookies. */
+/**
+ * Keys a project adds to its settings, declared by declaration merging so they are typed
+ * wherever `settings` is read (and a misspelt one still fails to compile):
+ *
+ *     declare module 'api_framework' {
+ *       interface ProjectSettingsExtension {
+ *         // Where invoices are archived.
+ *         INVOICE_ARCHIVE_DIR?: string;
+ *       }
+ *     }
+ *
+ * Empty in the framework; every key of `ProjectSettings` is known without it.
+ */
+export interface ProjectSettingsExtension {}
+
+/** One entry of `AUTH_PASSWORD_VALIDATORS`: a validator class (or its dotted path) and its options. */
+export interface PasswordValidatorSetting {
+  /** The validator class or its dotted path, e.g. `api_framework.contrib.auth.passwordValidation.MinimumLengthValidator`. */
+  NAME: PasswordValidatorConfig['NAME'];
+  /** Keyword options of the validator's constructor, e.g. `{ min_length: 12 }`. */
+  OPTIONS?: Record<string, unknown>;
+}
+
+/**
+ * The project settings: what a project's settings module sets (as `Partial<ProjectSettings>`)
+ * and what `settings` holds once the defaults are merged in. A closed type: a key it does not
+ * list (`INSTALED_APPS`) fails to compile; a project's own keys are declared on
+ * `ProjectSettingsExtension`. Optional keys have no default value: unset, the code that reads
+ * them applies Django's default.
+ */
+export interface ProjectSettings extends ProjectSettingsExtension {
+  /** Key for signing sessions, CSRF tokens and cookies; required with DEBUG off (env `SECRET_KEY`). */
   SECRET_KEY: string;
+  /** Development mode: technical error pages, the development SECRET_KEY allowed. Never on in production. */
   DEBUG: boolean;
   /** Host names this site may serve; `.example.com` matches the domain and its subdomains. */
   ALLOWED_HOSTS: string[];
-  /** Module paths of installed apps, e.g. `contrib.auth`, `demo.snippets`. */
+  /** Module paths of installed apps, e.g. `api_framework.contrib.auth`, `demo.snippets`. */
   INSTALLED_APPS: string[];
   /** Middleware classes or dotted paths, outermost first. */
-  MIDDLEWARE: Array<string | (new (...args: never[]) => unknown)>;
+  MIDDLEWARE: Array<string | MiddlewareClass>;
   /** Dotted module path of the URL conf (exports `urlpatterns`). */
   ROOT_URLCONF: string;
-  /** `sqlite:<file>`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */
+  /**
+   * The database (this framework's `DATABASES['default']`): `sqlite:<file>`, `sqlite::memory:`
+   * or `mysql://user:pass@host:port/db`. Env `DATABASE_URL` wins over the module's value.
+   */
   DATABASE_URL: string;
   /**
    * Read replicas of a MySQL/MariaDB `DATABASE_URL` (`mysql://...` URLs, default none): reads
@@ -42,20 +78,34 @@ export interface ProjectSettings {
    * Views marked with `nonAtomicRequests()` are left out.
    */
   ATOMIC_REQUESTS: boolean;
-  /** Unset for in-process memory, or `redis://host:port/db`. */
+  /** The cache (this framework's `CACHES['default']`): unset for in-process memory, or `redis://host:port/db`. Env `CACHE_URL` wins. */
   CACHE_URL: string | null;
+  /** The default language (`en-us`), used when a request asks for none the project supports. */
   LANGUAGE_CODE: string;
+  /** The languages requests may choose, as codes or `[code, name]` pairs; unset: every language with a catalog. */
+  LANGUAGES?: Array<string | readonly [string, string]>;
+  /** The cookie that carries a chosen language (`django_language`). */
+  LANGUAGE_COOKIE_NAME?: string;
+  /** Translate messages into the request's language (`Accept-Language`, the language cookie). */
   USE_I18N: boolean;
   /** Numbers (fields with `localize`) read and written in the active language's format. */
   USE_L10N: boolean;
   /** With `USE_L10N`, group thousands when writing localized numbers. */
   USE_THOUSAND_SEPARATOR: boolean;
-  /** The separators and grouping used when `USE_L10N` is off or a locale leaves them unset. */
+  /** The decimal separator used when `USE_L10N` is off or a locale leaves it unset. */
   DECIMAL_SEPARATOR: string;
+  /** The thousand separator used when `USE_L10N` is off or a locale leaves it unset. */
   THOUSAND_SEPARATOR: string;
+  /** Digits per group (or the groups from the right) when thousands are grouped; 0: no grouping. */
   NUMBER_GROUPING: number | number[];
+  /** The time zone datetimes are written in (`UTC`). */
   TIME_ZONE: string;
+  /** Datetimes are time-zone aware (unset or true); false writes naive datetimes, as Django with `USE_TZ = False`. */
+  USE_TZ?: boolean;
+  /** Redirect `/path` to `/path/` when only the latter matches a URL pattern (CommonMiddleware). */
   APPEND_SLASH: boolean;
+  /** Redirect `example.com` to `www.example.com` (CommonMiddleware). */
+  PREPEND_WWW?: boolean;
   /** Maximum request body size held in memory, in bytes (null: unlimited). */
   DATA_UPLOAD_MAX_MEMORY_SIZE: number | null;
   /** Uploaded files larger than this are streamed to a temporary file. */
@@ -67,40 +117,109 @@ export interface ProjectSettings {
    * a proxy in front, as a Django deployment does).
    */
   FILE_UPLOAD_MAX_SIZE: number | null;
+  /** The most fields a form or query string may carry (400 past it); null: unlimited. */
   DATA_UPLOAD_MAX_NUMBER_FIELDS: number | null;
+  /** Where uploads larger than `FILE_UPLOAD_MAX_MEMORY_SIZE` are written; null: the system's temporary folder. */
   FILE_UPLOAD_TEMP_DIR: string | null;
+  /** Dotted paths of the authentication backends `authenticate()` tries in order. */
   AUTHENTICATION_BACKENDS: string[];
+  /** The user model as `app_label.ModelName` (`auth.User`). */
   AUTH_USER_MODEL: string;
+  /** The validators `createsuperuser`, `changepassword` and `validatePassword()` apply; unset: none. */
+  AUTH_PASSWORD_VALIDATORS?: PasswordValidatorSetting[];
+  /** Dotted paths of the password hashers; the first hashes new passwords, all verify. */
   PASSWORD_HASHERS: string[];
+  /** Dotted path of the session store module (`contrib.sessions.backends.db`). */
   SESSION_ENGINE: string;
+  /** The session cookie's name (`sessionid`). */
   SESSION_COOKIE_NAME: string;
+  /** The session cookie's lifetime in seconds (two weeks). */
   SESSION_COOKIE_AGE: number;
+  /** Send the session cookie over HTTPS only. */
   SESSION_COOKIE_SECURE: boolean;
+  /** Hide the session cookie from scripts. */
   SESSION_COOKIE_HTTPONLY: boolean;
+  /** The session cookie's `SameSite` attribute; false: none. */
   SESSION_COOKIE_SAMESITE: 'Lax' | 'Strict' | 'None' | false;
+  /** The session cookie's path. */
   SESSION_COOKIE_PATH: string;
+  /** The session cookie's domain; null: the request's host only. */
   SESSION_COOKIE_DOMAIN: string | null;
+  /** Sessions end when the browser closes (a cookie without expiry). */
   SESSION_EXPIRE_AT_BROWSER_CLOSE: boolean;
+  /** Save the session on every request, not only when it changed. */
   SESSION_SAVE_EVERY_REQUEST: boolean;
+  /** The CSRF cookie's name (`csrftoken`). */
   CSRF_COOKIE_NAME: string;
+  /** The request header (in `META` form) that carries the CSRF token (`HTTP_X_CSRFTOKEN`). */
   CSRF_HEADER_NAME: string;
+  /** The CSRF cookie's lifetime in seconds (a year). */
   CSRF_COOKIE_AGE: number;
+  /** The CSRF cookie's domain; unset or null: the request's host only. */
+  CSRF_COOKIE_DOMAIN?: string | null;
+  /** The CSRF cookie's path; unset: `/`. */
+  CSRF_COOKIE_PATH?: string;
+  /** Send the CSRF cookie over HTTPS only. */
   CSRF_COOKIE_SECURE: boolean;
+  /** Hide the CSRF cookie from scripts. */
   CSRF_COOKIE_HTTPONLY: boolean;
+  /** The CSRF cookie's `SameSite` attribute; false: none. */
   CSRF_COOKIE_SAMESITE: 'Lax' | 'Strict' | 'None' | false;
+  /** Origins (`https://example.com`, `https://*.example.com`) trusted for unsafe requests besides the host itself. */
   CSRF_TRUSTED_ORIGINS: string[];
+  /** Keep the CSRF token in the session instead of a cookie. */
   CSRF_USE_SESSIONS: boolean;
+  /** Dotted path of the view answering CSRF failures; null: the built-in 403 page. */
   CSRF_FAILURE_VIEW: string | null;
+  /** Where `loginRequired` and the browsable API send anonymous users. */
   LOGIN_URL: string;
+  /** Where the login view sends a user without a `next` parameter. */
   LOGIN_REDIRECT_URL: string;
+  /** Where the logout view sends a user; null: it shows the logged-out page. */
   LOGOUT_REDIRECT_URL: string | null;
+  /** The URL prefix of static files (`/static/`). */
   STATIC_URL: string;
+  /** The folder `collectstatic` copies static files to (relative to the project root); unset or null: none. */
+  STATIC_ROOT?: string | null;
+  /** Extra folders of static files (relative to the project root), searched after the apps'. */
+  STATICFILES_DIRS?: string[];
+  /** Extra template folders (relative to the project root), searched before the framework's. */
+  TEMPLATE_DIRS?: string[];
+  /** Extra fixture folders (relative to the project root) for `loaddata`. */
+  FIXTURE_DIRS?: string[];
+  /** System check ids not to report, e.g. `['security.W004']`. */
+  SILENCED_SYSTEM_CHECKS?: string[];
   /** True when a proxy in front sets `X-Forwarded-Proto: https` for HTTPS requests. */
   SECURE_PROXY_SSL_HEADER: [string, string] | null;
+  /** Use the `X-Forwarded-Host` header (set by a trusted proxy) as the request's host. */
   USE_X_FORWARDED_HOST: boolean;
-  /** Seconds a client may take to send its headers / its whole request. */
+  /** SecurityMiddleware: redirect plain HTTP requests to HTTPS. */
+  SECURE_SSL_REDIRECT?: boolean;
+  /** SecurityMiddleware: the host HTTPS redirects go to; unset: the request's host. */
+  SECURE_SSL_HOST?: string | null;
+  /** SecurityMiddleware: paths (regular expressions, without the leading slash) never redirected to HTTPS. */
+  SECURE_REDIRECT_EXEMPT?: Array<string | RegExp>;
+  /** SecurityMiddleware: the `Strict-Transport-Security` max-age in seconds; unset or 0: no header. */
+  SECURE_HSTS_SECONDS?: number;
+  /** SecurityMiddleware: add `includeSubDomains` to the HSTS header. */
+  SECURE_HSTS_INCLUDE_SUBDOMAINS?: boolean;
+  /** SecurityMiddleware: add `preload` to the HSTS header. */
+  SECURE_HSTS_PRELOAD?: boolean;
+  /** SecurityMiddleware: send `X-Content-Type-Options: nosniff` (unset: true). */
+  SECURE_CONTENT_TYPE_NOSNIFF?: boolean;
+  /** SecurityMiddleware: send `X-XSS-Protection: 1; mode=block`. */
+  SECURE_BROWSER_XSS_FILTER?: boolean;
+  /** SecurityMiddleware: the `Referrer-Policy` (a value, a comma-separated list or a list; unset: `same-origin`; null: none). */
+  SECURE_REFERRER_POLICY?: string | string[] | null;
+  /** SecurityMiddleware: the `Cross-Origin-Opener-Policy` (unset: `same-origin`; null: none). */
+  SECURE_CROSS_ORIGIN_OPENER_POLICY?: string | null;
+  /** XFrameOptionsMiddleware: the `X-Frame-Options` value (unset: `DENY`). */
+  X_FRAME_OPTIONS?: string;
+  /** Seconds a client may take to send its headers. */
   SERVER_HEADERS_TIMEOUT: number;
+  /** Seconds a client may take to send its whole request. */
   SERVER_REQUEST_TIMEOUT: number;
+  /** Seconds an idle keep-alive connection stays open. */
   SERVER_KEEP_ALIVE_TIMEOUT: number;
   /**
    * Requests in progress at once in one process; past it a request is answered 503 with
@@ -134,10 +253,15 @@ export interface ProjectSettings {
    * `API_FRAMEWORK_QUIET=1` (the test setup does, so expected failures stay out of test output).
    */
   LOG_SERVER_ERRORS: boolean | null;
-  /** The API framework's namespace, read through `lib/settings.ts`'s `apiSettings`. */
-  API_FRAMEWORK: Record<string, unknown>;
-  [key: string]: unknown;
+  /**
+   * The API framework's settings (DRF's `REST_FRAMEWORK`), read through `lib/settings.ts`'s
+   * `apiSettings`; a closed type (`ApiFrameworkSettings`), classes by value or dotted path.
+   */
+  API_FRAMEWORK: ApiFrameworkSettings;
 }
+
+/** The name of a setting (`ProjectSettings`' keys, with a project's `ProjectSettingsExtension`). */
+export type SettingName = keyof ProjectSettings;
 
 /** A development-only secret; any non-DEBUG process refuses to start with it. */
 export const DEVELOPMENT_SECRET_KEY = 'api-framework-insecure-development-key-do-not-use-in-production';
@@ -241,6 +365,14 @@ function notify(keys: Iterable<string>): void {
   }
 }
 
+/**
+ * The value of a setting named at run time (a listing such as the DEBUG page's, a name taken
+ * from input); `undefined` when unset. Code that knows the name reads `settings.NAME`, typed.
+ */
+export function readSetting(name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(settings, name) ? (Reflect.get(settings, name) as unknown) : undefined;
+}
+
 /** Register a listener called with the key of every setting that changes. */
 export function onSettingChanged(listener: Listener): () => void {
   listeners.add(listener);
@@ -285,7 +417,7 @@ export function configureSettings(values: Partial<ProjectSettings>, source = '<i
     }
   }
   const changed = new Set<string>([...Object.keys(settings), ...Object.keys(merged)]);
-  for (const key of Object.keys(settings)) delete settings[key];
+  for (const key of Object.keys(settings)) Reflect.deleteProperty(settings, key);
   Object.assign(settings, merged);
   configuredFrom = source;
   notify(changed);
@@ -385,14 +517,14 @@ export function settingsConfigured(): boolean {
 function applyOverride(values: Partial<ProjectSettings>): () => void {
   const previous = new Map<string, { present: boolean; value: unknown }>();
   for (const key of Object.keys(values)) {
-    previous.set(key, { present: key in settings, value: settings[key] });
-    settings[key] = values[key];
+    previous.set(key, { present: key in settings, value: readSetting(key) });
+    Reflect.set(settings, key, Reflect.get(values, key));
   }
   notify(previous.keys());
   return () => {
     for (const [key, { present, value }] of previous) {
-      if (present) settings[key] = value;
-      else delete settings[key];
+      if (present) Reflect.set(settings, key, value);
+      else Reflect.deleteProperty(settings, key);
     }
     notify(previous.keys());
   };

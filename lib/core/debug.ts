@@ -5,7 +5,7 @@
  * with `DEBUG` on; sensitive settings and the password in database/cache URLs are hidden.
  */
 import fs from 'node:fs';
-import { settings } from './conf';
+import { readSetting, settings } from './conf';
 import { HttpResponse, type HttpRequest } from './http';
 import { Http404 } from './exceptions';
 import { getResolver, URLResolver, URLPattern, type UrlPattern } from './urls';
@@ -43,7 +43,7 @@ function safeSettings(): Array<[string, string]> {
   return Object.keys(settings)
     .filter((key) => key === key.toUpperCase())
     .sort()
-    .map((key) => [key, display(cleanseSetting(key, settings[key]))]);
+    .map((key) => [key, display(cleanseSetting(key, readSetting(key)))]);
 }
 
 /** One frame of an error's stack. */

@@ -18,7 +18,7 @@
  * Headers a view already set are kept. Settings are read per request, so overriding them in
  * tests takes effect at once.
  */
-import { settings } from './conf';
+import { settings, type SettingName } from './conf';
 import { HttpResponsePermanentRedirect, type HttpRequest, type HttpResponse } from './http';
 import { MiddlewareMixin } from './middleware';
 
@@ -28,8 +28,8 @@ export const DEFAULT_REFERRER_POLICY = 'same-origin';
 /** Django 4.0's default `SECURE_CROSS_ORIGIN_OPENER_POLICY`. */
 export const DEFAULT_CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
 
-function setting<T>(name: string, fallback: T): T {
-  const value = settings[name];
+function setting<T>(name: SettingName, fallback: T): T {
+  const value: unknown = settings[name];
   return value === undefined ? fallback : (value as T);
 }
 

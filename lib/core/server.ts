@@ -11,7 +11,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cluster from 'node:cluster';
 import { type AddressInfo, type Socket } from 'node:net';
-import { onSettingChanged, settings } from './conf';
+import { onSettingChanged, settings, type SettingName } from './conf';
 import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
@@ -150,8 +150,8 @@ function accessLogLine(req: IncomingMessage, status: number, bytes: number, star
 }
 
 /** A non-negative integer setting; `fallback` when unset or malformed, 0 meaning "no cap". */
-function countSetting(name: string, fallback: number): number {
-  const value = settings[name];
+function countSetting(name: SettingName, fallback: number): number {
+  const value: unknown = settings[name];
   if (value === null || value === false) return 0;
   const number = Number(value);
   return value === undefined || !Number.isFinite(number) || number < 0 ? fallback : Math.floor(number);

@@ -11,6 +11,14 @@ import { handleRequest } from '../../lib/core/handler';
 import { HttpRequest } from '../../lib/core/http';
 import { cleanseSetting, formatException, patternsTried } from '../../lib/core/debug';
 
+// A project's own key, declared through the settings extension point (see ProjectSettingsExtension).
+declare module '../../lib/core/conf' {
+  interface ProjectSettingsExtension {
+    /** A secret-looking project key the DEBUG page must hide. */
+    DATABASE_URL_SECRET?: string;
+  }
+}
+
 const test = suite('core/debug pages');
 let restore: () => void = () => undefined;
 test.before(() => {

@@ -11,12 +11,12 @@
  * after its busy timeout with Sequelize's `TimeoutError`, also a 503.
  */
 import type { Sequelize } from 'sequelize';
-import { settings } from '../conf';
+import { settings, type SettingName } from '../conf';
 import { isUnavailable, reportRecovery } from '../outage';
 
 /** Seconds of a timeout setting as milliseconds; `fallback` when unset or malformed; 0 off. */
-function milliseconds(name: string, fallback: number): number {
-  const value = settings[name];
+function milliseconds(name: SettingName, fallback: number): number {
+  const value: unknown = settings[name];
   if (value === null || value === 0) return 0;
   const seconds = Number(value);
   return Math.round((value === undefined || !Number.isFinite(seconds) || seconds < 0 ? fallback : seconds) * 1000);
