@@ -16,6 +16,7 @@ import type { ProjectSettings } from 'api_framework';
 
 const DEBUG = process.env.DEBUG !== '0';
 
+// Typed (a closed type): a misspelt key or a wrong class fails to compile.
 const settings: Partial<ProjectSettings> = {
   DEBUG,
   SECRET_KEY: process.env.SECRET_KEY ?? '',

@@ -95,6 +95,8 @@ import type { ProjectSettings } from 'api_framework';
 
 const DEBUG = process.env.DEBUG !== '0';
 
+// Typed: a misspelt key or a wrong value fails to compile. Declare keys of your own on
+// ProjectSettingsExtension (\`declare module 'api_framework' { interface ProjectSettingsExtension { ... } }\`).
 const settings: Partial<ProjectSettings> = {
   DEBUG,
   // Unset with DEBUG on: an insecure development key is used and a warning printed.
