@@ -24,7 +24,7 @@ import { QueryTypes } from 'sequelize';
 import { setupSettings } from '../lib/core/conf';
 import { setupTestDatabase } from '../lib/core/db/testing';
 import { closeConnections } from '../lib/core/db';
-import { getSequelize } from '../lib/core/db/connection';
+import { ensureModel, getSequelize, getVendor } from '../lib/core/db/connection';
 import { User } from '../contrib/auth/models';
 import { Token } from '../contrib/authtoken/models';
 import { SArticle, serializerModels } from '../spec/models/serializers/models';
@@ -148,10 +148,37 @@ export default async function run(): Promise<void> {
     assert.equal(check.length, 100);
     assert.equal((check[0].get('owner') as User).username, owners[1].username);
     for (const scenario of scenarios) await measure(scenario, scenario.name.startsWith('list') ? OPS / 4 : OPS);
+    connectionLookup();
     await retainedMemory();
   } finally {
     await db.teardown();
   }
+}
+
+/** Nanoseconds per call of `fn` (median of `ROUNDS` rounds of `calls` calls). */
+function nanoseconds(fn: () => unknown, calls: number): number {
+  const rounds: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) fn();
+    rounds.push(Number(process.hrtime.bigint() - start) / calls);
+  }
+  return median(rounds);
+}
+
+/**
+ * The per-call connection path every ORM call takes (`ensureModel`, several times per
+ * request), `getSequelize()` and `getVendor()` (read by filters and field mapping), in ns.
+ */
+function connectionLookup(): void {
+  const calls = 200_000;
+  nanoseconds(() => ensureModel(SArticle), calls / 10);
+  const ensure = nanoseconds(() => ensureModel(SArticle), calls);
+  const sequelize = nanoseconds(() => getSequelize(), calls);
+  const vendor = nanoseconds(() => getVendor(), calls);
+  process.stdout.write(
+    `queries: connection path  ensureModel ${ensure.toFixed(0)} ns  getSequelize ${sequelize.toFixed(0)} ns  getVendor ${vendor.toFixed(0)} ns\n`,
+  );
 }
 
 if (require.main === module) {

@@ -56,6 +56,21 @@ export interface AppConfig {
 export class Apps {
   private configs: AppConfig[] = [];
   private populatedFor: string | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * Call `listener` whenever the registry is loaded anew or reset (caches of what the apps
+   * declare, such as the models bound to the database connection, drop their answer).
+   * Returns a function that removes the listener.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   /** Load every installed app (idempotent for the same INSTALLED_APPS). */
   populate(installedApps: string[] = settings.INSTALLED_APPS): void {
@@ -88,6 +103,7 @@ export class Apps {
     }
     this.configs = configs;
     this.populatedFor = key;
+    this.changed();
     for (const config of configs) config.ready?.();
   }
 
@@ -95,6 +111,7 @@ export class Apps {
   reset(): void {
     this.configs = [];
     this.populatedFor = null;
+    this.changed();
   }
 
   /** The installed apps' configs, in INSTALLED_APPS order. */

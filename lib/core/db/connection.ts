@@ -17,7 +17,7 @@ import { apps, appModels, type AppConfig } from '../apps';
 import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
 import { applyQueryTimeouts, databaseConnectTimeoutMs, watchDatabaseRecovery } from './timeouts';
-import { cacheStatements, type StatementCachingHandle } from './sqliteStatements';
+import { cacheStatements } from './sqliteStatements';
 
 BaseSequelize.useCLS(clsNamespace);
 
@@ -26,9 +26,16 @@ export function formatDbDatetime(date: Date): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 23)}000`;
 }
 
+/** The part of Sequelize's (untyped) SQLite dialect data types the datetime format is set on. */
+interface SqliteDateType {
+  prototype: { _stringify(value: unknown): string };
+}
+
 // Store SQLite datetimes exactly as Django does (naive UTC, microseconds), so a database shared
 // with a Django deployment reads the same both ways. Sequelize parses this form back as UTC.
-(DataTypes as unknown as { sqlite: { DATE: { prototype: { _stringify(value: unknown): string } } } }).sqlite.DATE.prototype._stringify = function stringify(value: unknown): string {
+// `DataTypes.sqlite` is not in Sequelize's type declarations, hence the reflective read.
+const sqliteDate: SqliteDateType = Reflect.get(Reflect.get(DataTypes, 'sqlite') as object, 'DATE');
+sqliteDate.prototype._stringify = function stringify(value: unknown): string {
   const date = value instanceof Date ? value : new Date(value as string);
   return formatDbDatetime(date);
 };
@@ -217,6 +224,7 @@ export function sequelizeOptions(config: DatabaseConfig, extras: ConnectionExtra
 
 type SqliteMethod = (sql: string, ...rest: unknown[]) => unknown;
 
+/** The methods of a `sqlite3` database handle this module wraps or calls. */
 interface SqliteHandle {
   configure(option: 'busyTimeout', value: number): void;
   run: SqliteMethod;
@@ -225,6 +233,13 @@ interface SqliteHandle {
   get: SqliteMethod;
   each: SqliteMethod;
   prepare: SqliteMethod;
+  close(callback?: (error: Error | null) => void): unknown;
+}
+
+/** True for a `sqlite3` database handle (what Sequelize's SQLite connection manager hands out). */
+function isSqliteHandle(connection: object): connection is SqliteHandle {
+  const handle = connection as Partial<Record<keyof SqliteHandle, unknown>>;
+  return (['configure', 'run', 'all', 'exec', 'get', 'each', 'prepare', 'close'] as const).every((method) => typeof handle[method] === 'function');
 }
 
 // What Sequelize's SQLite dialect sends before every SELECT, once per table it reads, to learn
@@ -274,16 +289,15 @@ function cacheTableInfo(handle: SqliteHandle): void {
  * statements, and file databases WAL journaling.
  */
 function tuneSqlite(sequelize: Sequelize, storage: string): void {
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: unknown): Promise<SqliteHandle> } })
-    .connectionManager;
+  const manager = sequelize.connectionManager;
   const original = manager.getConnection.bind(manager);
   const tuned = new WeakSet<SqliteHandle>();
-  manager.getConnection = async (options?: unknown): Promise<SqliteHandle> => {
+  manager.getConnection = async (options) => {
     const handle = await original(options);
-    if (!tuned.has(handle)) {
+    if (isSqliteHandle(handle) && !tuned.has(handle)) {
       tuned.add(handle);
       cacheTableInfo(handle);
-      cacheStatements(handle as unknown as StatementCachingHandle);
+      cacheStatements(handle);
       handle.configure('busyTimeout', 10000);
       if (storage !== ':memory:') {
         await new Promise<void>((resolve, reject) =>
@@ -324,42 +338,11 @@ export function usePrimary<T>(fn: () => T): T {
 
 /** Send SELECTs to the primary while `usePrimary()` is under way (replicated connections only). */
 function honourUsePrimary(sequelize: Sequelize): void {
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(o?: { type?: string; useMaster?: boolean }): Promise<unknown> } })
-    .connectionManager;
+  const manager = sequelize.connectionManager;
   const original = manager.getConnection.bind(manager);
+  // Sequelize's declarations say `type` is 'read' | 'write'; at run time it is the query type.
   manager.getConnection = (options) =>
-    original(options?.type === 'SELECT' && clsNamespace.get(PRIMARY_ONLY) === true ? { ...options, useMaster: true } : options);
-}
-
-const states = new Map<string, ConnectionState>();
-let current: ConnectionState | null = null;
-/** The instance the model classes are currently initialised on. */
-let boundTo: Sequelize | null = null;
-let boundConfigs: readonly AppConfig[] | null = null;
-let boundModels = new Set<ModelCtor>();
-const extraModels = new Set<ModelCtor>();
-let extraVersion = 0;
-let boundExtraVersion = -1;
-let generation = 0;
-
-/** A number that changes whenever models are (re)bound; metadata caches key on it. */
-export function bindGeneration(): number {
-  return generation;
-}
-
-const CONNECTION_SETTINGS = new Set(['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_POOL']);
-
-onSettingChanged((key) => {
-  if (CONNECTION_SETTINGS.has(key) && current && !isCurrent(current)) current = null;
-});
-
-/** True while `state` still matches the connection settings (a cheap check: identities only). */
-function isCurrent(state: ConnectionState): boolean {
-  return (
-    state.url === settings.DATABASE_URL &&
-    state.replicaSetting === settings.DATABASE_REPLICA_URLS &&
-    state.poolSetting === settings.DATABASE_POOL
-  );
+    original(String(options?.type) === 'SELECT' && clsNamespace.get(PRIMARY_ONLY) === true ? { ...options, useMaster: true } : options);
 }
 
 /**
@@ -374,26 +357,23 @@ function assertSqliteFolderExists(url: string, storage: string): void {
   }
 }
 
-function stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): ConnectionState {
-  const config = parseDatabaseUrl(url);
-  const replicas = parseReplicaUrls(replicaSetting, config);
-  const pool = parseDatabasePool(poolSetting);
-  const key = config.vendor === 'sqlite' ? url : JSON.stringify([url, replicas, pool]);
-  let state = states.get(key);
-  if (!state) {
-    if (config.vendor === 'sqlite') assertSqliteFolderExists(url, config.storage ?? ':memory:');
-    const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
-    if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
-    if (config.vendor === 'mysql') applyQueryTimeouts(sequelize);
-    watchDatabaseRecovery(sequelize);
-    if (replicas.length) honourUsePrimary(sequelize);
-    state = { url, config, sequelize, replicaSetting, poolSetting, replicas };
-    states.set(key, state);
-  } else {
-    state.replicaSetting = replicaSetting;
-    state.poolSetting = poolSetting;
+/** True for a sequelize-typescript model class (what `addModels` takes). */
+function isModelCtor(value: unknown): value is ModelCtor {
+  return typeof value === 'function' && typeof (value as { getAttributes?: unknown }).getAttributes === 'function';
+}
+
+/** The through-model of a many-to-many association (a class, or a getter of one), if any. */
+function throughModelOf(association: object): ModelCtor | null {
+  // sequelize-typescript keeps an association's options in a protected field.
+  const options: { through?: unknown } | undefined = Reflect.get(association, 'options');
+  const through = options?.through;
+  const model = typeof through === 'object' && through !== null ? (through as { model?: unknown }).model : through;
+  if (isModelCtor(model)) return model;
+  if (typeof model === 'function') {
+    const resolved: unknown = model();
+    return isModelCtor(resolved) ? resolved : null;
   }
-  return state;
+  return null;
 }
 
 /** Every model reachable from `roots` through associations (and through-models). */
@@ -403,10 +383,10 @@ function closure(roots: Iterable<ModelCtor>): ModelCtor[] {
     if (seen.has(model)) return;
     seen.add(model);
     for (const association of getAssociations(model.prototype) ?? []) {
-      visit(association.getAssociatedClass() as unknown as ModelCtor);
-      const through = (association as unknown as { options?: { through?: unknown } }).options?.through;
-      const throughModel = typeof through === 'object' && through !== null ? (through as { model?: unknown }).model : through;
-      if (typeof throughModel === 'function') visit((throughModel as () => ModelCtor)());
+      const associated: unknown = association.getAssociatedClass();
+      if (isModelCtor(associated)) visit(associated);
+      const through = throughModelOf(association);
+      if (through) visit(through);
     }
   };
   for (const model of roots) visit(model);
@@ -414,44 +394,203 @@ function closure(roots: Iterable<ModelCtor>): ModelCtor[] {
 }
 
 type AfterBind = (sequelize: Sequelize, models: ModelCtor[]) => void;
-const afterBindHooks: AfterBind[] = [];
+
+/** The settings a connection is made of; a change to one of them selects the connection anew. */
+const CONNECTION_SETTINGS: ReadonlySet<string> = new Set(['DATABASE_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_POOL']);
+
+/**
+ * The process's database connections (Django's `ConnectionHandler`): one Sequelize instance
+ * per connection settings (`DATABASE_URL`, `DATABASE_REPLICA_URLS`, `DATABASE_POOL`), created
+ * on first use, with the models of the installed apps (and of `registerModels()`) bound to it.
+ *
+ * Built once per process (`connections`). The answer of `state()` is kept until something it
+ * depends on changes: a connection setting (`onSettingChanged`), the installed apps
+ * (`apps.onChange`), the registered models, or a closed connection; an ORM call then costs a
+ * field read. Use the module functions (`getSequelize()`, `ensureModel()`, ...); subclassing is
+ * not supported.
+ */
+export class ConnectionHandler {
+  /** Open connections by their settings (SQLite: by URL). */
+  readonly #states = new Map<string, ConnectionState>();
+  /** The connection the settings select (models maybe not bound yet); null: select it anew. */
+  #current: ConnectionState | null = null;
+  /** `#current` with every model bound: what `state()` answers; null when something changed. */
+  #ready: ConnectionState | null = null;
+  /** The instance the model classes are currently initialised on. */
+  #boundTo: Sequelize | null = null;
+  #boundConfigs: readonly AppConfig[] | null = null;
+  #boundModels = new Set<ModelCtor>();
+  readonly #extraModels = new Set<ModelCtor>();
+  #extraVersion = 0;
+  #boundExtraVersion = -1;
+  #generation = 0;
+  /** The vendor of `DATABASE_URL`, parsed once per value; null: parse it again. */
+  #vendor: Vendor | null = null;
+  readonly #afterBind: AfterBind[] = [];
+
+  constructor() {
+    onSettingChanged((key) => {
+      // A new INSTALLED_APPS may bring models to bind (the registry reloads on next use).
+      if (key === 'INSTALLED_APPS') this.#ready = null;
+      if (!CONNECTION_SETTINGS.has(key)) return;
+      this.#current = null;
+      this.#ready = null;
+      if (key === 'DATABASE_URL') this.#vendor = null;
+    });
+    apps.onChange(() => {
+      this.#ready = null;
+    });
+  }
+
+  /** A number that changes whenever models are (re)bound; metadata caches key on it. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The connection for the current settings, with every known model bound to it. */
+  state(): ConnectionState {
+    return this.#ready ?? this.#prepare();
+  }
+
+  /** Select the connection for the current settings and bind the models; remembered until a change. */
+  #prepare(): ConnectionState {
+    const current = (this.#current ??= this.#stateFor(settings.DATABASE_URL, settings.DATABASE_REPLICA_URLS, settings.DATABASE_POOL));
+    const configs = apps.getAppConfigs();
+    if (this.#boundTo !== current.sequelize || this.#boundConfigs !== configs || this.#boundExtraVersion !== this.#extraVersion) {
+      this.#bindModels(current, configs);
+    }
+    // A hook of the binding may have changed something again (registered a model): then the
+    // next call prepares anew.
+    if (this.#current === current && this.#boundTo === current.sequelize && this.#boundExtraVersion === this.#extraVersion) {
+      this.#ready = current;
+    }
+    return current;
+  }
+
+  #stateFor(url: string, replicaSetting: unknown, poolSetting: unknown): ConnectionState {
+    const config = parseDatabaseUrl(url);
+    const replicas = parseReplicaUrls(replicaSetting, config);
+    const pool = parseDatabasePool(poolSetting);
+    const key = config.vendor === 'sqlite' ? url : JSON.stringify([url, replicas, pool]);
+    let state = this.#states.get(key);
+    if (!state) {
+      if (config.vendor === 'sqlite') assertSqliteFolderExists(url, config.storage ?? ':memory:');
+      const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
+      if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
+      if (config.vendor === 'mysql') applyQueryTimeouts(sequelize);
+      watchDatabaseRecovery(sequelize);
+      if (replicas.length) honourUsePrimary(sequelize);
+      state = { url, config, sequelize, replicaSetting, poolSetting, replicas };
+      this.#states.set(key, state);
+    } else {
+      state.replicaSetting = replicaSetting;
+      state.poolSetting = poolSetting;
+    }
+    return state;
+  }
+
+  #bindModels(state: ConnectionState, configs: readonly AppConfig[]): void {
+    const wanted = closure([...configs.flatMap((c) => appModels(c).filter(isModelCtor)), ...this.#extraModels]);
+    const rebind = this.#boundTo !== state.sequelize;
+    const fresh = rebind ? wanted : wanted.filter((m) => !this.#boundModels.has(m));
+    if (fresh.length) state.sequelize.addModels(fresh);
+    this.#boundModels = rebind ? new Set(wanted) : new Set([...this.#boundModels, ...fresh]);
+    this.#boundTo = state.sequelize;
+    this.#boundConfigs = configs;
+    this.#boundExtraVersion = this.#extraVersion;
+    if (fresh.length) {
+      this.#generation++;
+      for (const hook of this.#afterBind) hook(state.sequelize, [...this.#boundModels]);
+    }
+  }
+
+  /** Run `hook` after models are (re)initialised on an instance (used to add reverse relations). */
+  onModelsBound(hook: AfterBind): void {
+    this.#afterBind.push(hook);
+  }
+
+  /** Initialise `models` (and what they relate to) on the connection even when no installed app lists them. */
+  registerModels(models: Iterable<ModelCtor>): void {
+    let added = false;
+    for (const model of models) {
+      if (!this.#extraModels.has(model)) {
+        this.#extraModels.add(model);
+        added = true;
+      }
+    }
+    if (added) {
+      this.#extraVersion++;
+      this.#ready = null;
+    }
+  }
+
+  /** Forget models registered with `registerModels` (they stay initialised until the next rebind). */
+  unregisterModels(models: Iterable<ModelCtor>): void {
+    let removed = false;
+    for (const model of models) if (this.#extraModels.delete(model)) removed = true;
+    if (removed) {
+      this.#extraVersion++;
+      this.#ready = null;
+    }
+  }
+
+  /** The connection with `model` initialised on it (registered first when no app lists it). */
+  ensureModel(model: ModelCtor): ConnectionState {
+    const state = this.#ready ?? this.#prepare();
+    if (this.#boundModels.has(model)) return state;
+    this.registerModels([model]);
+    return this.state();
+  }
+
+  /** The vendor of `DATABASE_URL` without opening a connection. */
+  get vendor(): Vendor {
+    return (this.#vendor ??= parseDatabaseUrl(settings.DATABASE_URL).vendor);
+  }
+
+  /** Close the connections whose primary is `url`, with or without replicas (reopened on next use). */
+  async close(url: string): Promise<void> {
+    const closing: Sequelize[] = [];
+    for (const [key, state] of this.#states) {
+      if (state.url !== url) continue;
+      this.#states.delete(key);
+      if (this.#current === state) this.#current = null;
+      if (this.#boundTo === state.sequelize) {
+        this.#boundTo = null;
+        this.#boundModels = new Set();
+      }
+      this.#ready = null;
+      closing.push(state.sequelize);
+    }
+    await Promise.all(closing.map((sequelize) => sequelize.close()));
+  }
+
+  /** Close every open connection (call in `after()` hooks and on shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...new Set([...this.#states.values()].map((state) => state.url))].map((url) => this.close(url)));
+  }
+}
+
+/** The process's connection handler. */
+export const connections = new ConnectionHandler();
+
+/** A number that changes whenever models are (re)bound; metadata caches key on it. */
+export function bindGeneration(): number {
+  return connections.generation;
+}
 
 /** Run `hook` after models are (re)initialised on an instance (used to add reverse relations). */
 export function onModelsBound(hook: AfterBind): void {
-  afterBindHooks.push(hook);
-}
-
-function bindModels(state: ConnectionState, configs: readonly AppConfig[]): void {
-  const wanted = closure([
-    ...configs.flatMap((c) => appModels(c) as unknown as ModelCtor[]),
-    ...extraModels,
-  ]);
-  const rebind = boundTo !== state.sequelize;
-  const fresh = rebind ? wanted : wanted.filter((m) => !boundModels.has(m));
-  if (fresh.length) state.sequelize.addModels(fresh);
-  boundModels = rebind ? new Set(wanted) : new Set([...boundModels, ...fresh]);
-  boundTo = state.sequelize;
-  boundConfigs = configs;
-  boundExtraVersion = extraVersion;
-  if (fresh.length) generation++;
-  if (fresh.length) for (const hook of afterBindHooks) hook(state.sequelize, [...boundModels]);
+  connections.onModelsBound(hook);
 }
 
 /** The connection state for the current `DATABASE_URL`, with every known model bound to it. */
 export function getConnectionState(): ConnectionState {
-  if (!current || !isCurrent(current)) {
-    current = stateFor(settings.DATABASE_URL, settings.DATABASE_REPLICA_URLS, settings.DATABASE_POOL);
-  }
-  const configs = apps.getAppConfigs();
-  if (boundTo !== current.sequelize || boundConfigs !== configs || boundExtraVersion !== extraVersion) {
-    bindModels(current, configs);
-  }
-  return current;
+  return connections.state();
 }
 
 /** The Sequelize instance for the current `DATABASE_URL` (created on first use). */
 export function getSequelize(): Sequelize {
-  return getConnectionState().sequelize;
+  return connections.state().sequelize;
 }
 
 /**
@@ -459,55 +598,32 @@ export function getSequelize(): Sequelize {
  * connection even when no installed app lists them (test-only models).
  */
 export function registerModels(models: Iterable<ModelCtor>): void {
-  let added = false;
-  for (const model of models) {
-    if (!extraModels.has(model)) {
-      extraModels.add(model);
-      added = true;
-    }
-  }
-  if (added) extraVersion++;
+  connections.registerModels(models);
 }
 
 /** Forget models registered with `registerModels` (they stay initialised until the next rebind). */
 export function unregisterModels(models: Iterable<ModelCtor>): void {
-  for (const model of models) if (extraModels.delete(model)) extraVersion++;
+  connections.unregisterModels(models);
 }
 
 /** Ensure `model` is initialised on the current connection; returns that connection. */
 export function ensureModel(model: ModelCtor): ConnectionState {
-  const state = getConnectionState();
-  if (!boundModels.has(model)) {
-    registerModels([model]);
-    return getConnectionState();
-  }
-  return state;
+  return connections.ensureModel(model);
 }
 
 /** The current database vendor (`sqlite` or `mysql`) without opening a connection. */
 export function getVendor(): Vendor {
-  return parseDatabaseUrl(settings.DATABASE_URL).vendor;
+  return connections.vendor;
 }
 
 /** Close the connections whose primary is `url`, with or without replicas (reopened on next use). */
 export async function closeConnection(url: string): Promise<void> {
-  const closing: Sequelize[] = [];
-  for (const [key, state] of states) {
-    if (state.url !== url) continue;
-    states.delete(key);
-    if (current === state) current = null;
-    if (boundTo === state.sequelize) {
-      boundTo = null;
-      boundModels = new Set();
-    }
-    closing.push(state.sequelize);
-  }
-  await Promise.all(closing.map((sequelize) => sequelize.close()));
+  await connections.close(url);
 }
 
 /** Close every open connection (call in `after()` hooks and on shutdown). */
 export async function closeConnections(): Promise<void> {
-  await Promise.all([...new Set([...states.values()].map((state) => state.url))].map((url) => closeConnection(url)));
+  await connections.closeAll();
 }
 
 /** The driver's reason for a failed connection, in one line. */

@@ -3,7 +3,8 @@ import { suite } from 'uvu';
 import { QueryTypes } from 'sequelize';
 import * as assert from 'uvu/assert';
 import { ImproperlyConfigured, PROJECT_ROOT, overrideSettings, settings } from '../../../lib/core/conf';
-import { parseDatabaseUrl, getSequelize, connection, getFieldInfo, flattenChoices, closeConnection } from '../../../lib/core/db';
+import { parseDatabaseUrl, getSequelize, getVendor, connection, getFieldInfo, flattenChoices, closeConnection, registerModels, unregisterModels } from '../../../lib/core/db';
+import { bindGeneration, getConnectionState } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import { LibAuthor, LibBook, LibTag } from './library/models';
 import { useTestApps } from './helpers';
@@ -54,6 +55,30 @@ test('connection :: follows the DATABASE_URL setting; a bad URL fails on use', a
   assert.is(getSequelize(), original);
   await LibTag.objects.create({ name: 'kept' });
   assert.is(await LibTag.objects.count(), 1);
+});
+
+test('connection handler :: one answer until a connection setting or the models change', async () => {
+  const state = getConnectionState();
+  assert.is(getConnectionState(), state);
+  // The vendor follows DATABASE_URL without opening a connection, and comes back with it.
+  const vendor = getVendor();
+  assert.is(overrideSettings({ DATABASE_URL: 'mysql://nobody@db.invalid:3306/none' }, () => getVendor()), 'mysql');
+  assert.is(overrideSettings({ DATABASE_URL: 'sqlite::memory:' }, () => getVendor()), 'sqlite');
+  assert.is(getVendor(), vendor);
+  // Another URL selects another connection; restored, the same one again.
+  const other = overrideSettings({ DATABASE_URL: 'sqlite::memory:' }, () => getConnectionState());
+  assert.is.not(other, state);
+  await closeConnection('sqlite::memory:');
+  assert.is(getConnectionState(), state);
+  // An equal setting given anew (a new array) keeps the connection.
+  assert.is(overrideSettings({ DATABASE_REPLICA_URLS: [] }, () => getConnectionState()), state);
+  // Registering a model already bound binds nothing (the bind generation stays).
+  const generation = bindGeneration();
+  registerModels([LibAuthor]);
+  assert.is(getConnectionState(), state);
+  assert.is(bindGeneration(), generation);
+  unregisterModels([LibAuthor]);
+  assert.is(getSequelize(), state.sequelize);
 });
 
 test('datetimes :: stored as Django stores them, read back exactly, compared correctly', async () => {
