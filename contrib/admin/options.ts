@@ -19,7 +19,7 @@ import { capitalize } from './text';
 /** A model the admin can manage: a model class with `objects` and `meta`. */
 export type AdminModel = ModelCtor<Model> & {
   objects: { all(): QuerySet<Model> };
-  meta?: { appLabel?: string; modelName?: string; verboseName?: string; verboseNamePlural?: string; ordering?: string[] };
+  meta?: { appLabel?: string; modelName?: string; verboseName?: string; verboseNamePlural?: string; ordering?: readonly string[] };
 };
 
 /** The options `adminSite.register()` accepts (all optional). */

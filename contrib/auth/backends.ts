@@ -4,7 +4,7 @@
  * user name a front-end web server put in `REMOTE_USER`.
  */
 import type { HttpRequest } from '../../lib/core/http';
-import { ObjectDoesNotExist } from '../../lib/core/db';
+import { ObjectDoesNotExist, Q } from '../../lib/core/db';
 import type { AuthBackend, Credentials } from './backendRegistry';
 import { Permission, User, type PermissionCaches } from './models';
 
@@ -58,18 +58,18 @@ export class ModelBackend implements AuthBackend {
 
   /** The user with this primary key when they may log in, else null. */
   async getUser(userId: unknown): Promise<User | null> {
-    const user = await User.objects.filter({ pk: userId }).first();
+    const user = await User.objects.filter(new Q({ pk: userId })).first();
     return user && this.userCanAuthenticate(user) ? user : null;
   }
 
   /** Permissions given to the user directly (query; override to change the source). */
   protected async loadUserPermissions(user: PermUser): Promise<Set<string>> {
-    return permStrings(await Permission.objects.filter({ user__id: user.id }).selectRelated('content_type').fetch());
+    return permStrings(await Permission.objects.filter(new Q({ user__id: user.id })).selectRelated('content_type').fetch());
   }
 
   /** Permissions the user has through groups (query; override to change the source). */
   protected async loadGroupPermissions(user: PermUser): Promise<Set<string>> {
-    return permStrings(await Permission.objects.filter({ group__user__id: user.id }).selectRelated('content_type').fetch());
+    return permStrings(await Permission.objects.filter(new Q({ group__user__id: user.id })).selectRelated('content_type').fetch());
   }
 
   private async permissions(userObj: object, obj: unknown, from: 'user' | 'group'): Promise<Set<string>> {

@@ -324,15 +324,6 @@ export class User extends BaseModel {
   /** Permission sets cached on this instance by the model backend (reset by `refreshFromDb`). */
   permCaches?: PermissionCaches;
 
-  /** The primary key (the `id` column). */
-  override get pk(): number {
-    return this.id;
-  }
-
-  override set pk(value: unknown) {
-    this.id = value as number;
-  }
-
   /** Always true for real users (the anonymous user says false). */
   get isAuthenticated(): boolean {
     return true;

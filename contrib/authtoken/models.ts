@@ -45,7 +45,8 @@ export class Token extends BaseModel {
    * callers (the unique `user_id` decides, the loser reads the winner's token).
    */
   static getOrCreateForUser(user: { pk: unknown }): Promise<[Token, boolean]> {
-    return Token.objects.getOrCreate({ user_id: user.pk });
+    // The configured user model (AUTH_USER_MODEL) is not known here; its pk is the integer `user_id` refers to.
+    return Token.objects.getOrCreate({ user_id: user.pk as Token['user_id'] });
   }
 
   /** The active or inactive user with this username, or null. */

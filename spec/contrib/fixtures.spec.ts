@@ -8,7 +8,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { overrideSettings } from '../../lib/core/conf';
-import { closeConnection } from '../../lib/core/db';
+import { Q, closeConnection } from '../../lib/core/db';
 import { callCommand } from '../../lib/core/management';
 import { authenticate } from '../../contrib/auth';
 import { Group, Permission, User } from '../../contrib/auth/models';
@@ -55,7 +55,7 @@ test('users :: alice logs in with her password and is in editors', async () => {
   assert.ok(user.is_active);
   assert.instance(user.date_joined, Date);
   assert.is(user.date_joined.getUTCFullYear(), 2026);
-  const groups = await Group.objects.filter({ user__username: 'alice' }).fetch();
+  const groups = await Group.objects.filter(new Q({ user__username: 'alice' })).fetch();
   assert.equal(groups.map((g) => g.name), ['editors']);
   assert.is(await authenticate(null, { username: 'alice', password: 'wrong-password' }), null);
 });

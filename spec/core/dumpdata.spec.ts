@@ -15,6 +15,7 @@ import { overrideSettings } from '../../lib/core/conf';
 import { apps } from '../../lib/core/apps';
 import { callCommand } from '../../lib/core/management';
 import { useTestDatabase } from '../../lib/core/db/testing';
+import { Q } from '../../lib/core/db';
 import { Group, Permission, User } from '../../contrib/auth/models';
 import { pythonJsonDumps } from '../../lib/core/fixtures/pythonJson';
 
@@ -52,7 +53,7 @@ test("loaddata :: the original's fixture loads; dumpdata writes the original's b
   const bob = await User.objects.get({ username: 'bob' });
   assert.is(bob.last_name, 'Ström');
   assert.is(bob.date_joined.toISOString(), '2024-05-01T12:30:00.123Z');
-  assert.equal((await Group.objects.filter({ user: bob.id }).orderBy('pk').valuesList('name', { flat: true })), ['editors', 'readers']);
+  assert.equal((await Group.objects.filter(new Q({ user: bob.id })).orderBy('pk').valuesList('name', { flat: true })), ['editors', 'readers']);
   assert.ok(await bob.checkPassword('bob-pw'), "the original's password hash logs in");
 
   const indented = await run('dumpdata', [...LABELS, '--indent', '2']);

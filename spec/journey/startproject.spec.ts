@@ -148,7 +148,7 @@ journey('npm install <tgz> and npm install (offline), then startapp', () => {
 
 journey("the README's books app: makemigrations, migrate; a field added: makemigrations writes 0002, migrate, --check is clean", () => {
   if (skipped) return;
-  for (const file of ['books/models.ts', 'books/serializers.ts', 'books/views.ts', 'books/urls.ts', 'mysite/urls.ts']) {
+  for (const file of ['books/models.ts', 'books/serializers.ts', 'books/views.ts', 'books/queries.ts', 'books/admin.ts', 'books/urls.ts', 'mysite/urls.ts']) {
     fs.writeFileSync(path.join(projectDir, file), readmeBlock(file));
   }
   const settingsFile = path.join(projectDir, 'mysite', 'settings.ts');

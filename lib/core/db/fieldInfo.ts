@@ -11,7 +11,7 @@
  *     declare owner?: User;
  */
 import { DataTypes, type ModelAttributeColumnOptions, type BelongsToOptions, type BelongsToManyOptions, type DataType } from 'sequelize';
-import type { ModelCtor } from 'sequelize-typescript';
+import type { BelongsToManyOptions as DecoratorBelongsToManyOptions, ModelCtor } from 'sequelize-typescript';
 import { ensureModel, onModelsBound, bindGeneration } from './connection';
 
 /** Django choices: `[value, label]` pairs, or groups `[groupLabel, [[value, label], ...]]`. */
@@ -72,9 +72,20 @@ export function field(options: FieldOptions): Partial<ModelAttributeColumnOption
 /** Association options with Django's `related_name` (use `'+'` for no reverse relation). */
 export type RelationOptions = BelongsToOptions & BelongsToManyOptions & DjangoFieldOptions & { relatedName?: string };
 
-/** Options for `@BelongsTo` / `@BelongsToMany` carrying `relatedName` and Django's extras. */
-export function relation<O extends Partial<RelationOptions>>(options: O): O & BelongsToOptions {
-  return options as O & BelongsToOptions;
+/** `@BelongsToMany` options (`through` required, a model getter allowed) with `relatedName` and Django's extras. */
+export type ManyToManyRelationOptions = DecoratorBelongsToManyOptions<object, object> & DjangoFieldOptions & { relatedName?: string };
+
+/** `@BelongsTo` options with `relatedName` and Django's extras. */
+export type ToOneRelationOptions = BelongsToOptions & DjangoFieldOptions & { relatedName?: string };
+
+/**
+ * Options for `@BelongsTo` / `@BelongsToMany` carrying `relatedName` and Django's extras:
+ * `@BelongsToMany(() => Tag, relation({ through: () => BookTag, foreignKey: 'book_id', otherKey: 'tag_id', relatedName: 'books' }))`.
+ */
+export function relation<O extends ManyToManyRelationOptions>(options: O): O;
+export function relation<O extends ToOneRelationOptions>(options: O): O & BelongsToOptions;
+export function relation(options: ToOneRelationOptions | ManyToManyRelationOptions): ToOneRelationOptions | ManyToManyRelationOptions {
+  return options;
 }
 
 /** What `getFieldInfo` reports about one concrete column. */

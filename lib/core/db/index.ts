@@ -23,6 +23,22 @@ export {
 export { BaseModel, querysetFor, type ModelMeta, type ModelClass } from './models';
 export { QuerySet, Manager } from './queryset';
 export { Q, type Lookups } from './q';
+export type {
+  FieldLookups,
+  FieldValues,
+  UpdateValues,
+  FieldName,
+  RelationName,
+  ToOneRelationName,
+  OrderingPath,
+  OrderingTerm,
+  ValueName,
+  PkValue,
+  DynamicLookups,
+  QueryShape,
+  QueryShapeOf,
+  TypedQueryShape,
+} from './lookupTypes';
 export { LOOKUPS } from './lookups';
 export {
   field,
@@ -36,6 +52,8 @@ export {
   type FieldOptions,
   type AnyModelClass,
   type RelationOptions,
+  type ManyToManyRelationOptions,
+  type ToOneRelationOptions,
 } from './fieldInfo';
 export { Signal, preSave, postSave, preDelete, postDelete, type Receiver } from './signals';
 export {

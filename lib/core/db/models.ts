@@ -15,6 +15,7 @@ import 'reflect-metadata';
 import { Model } from 'sequelize-typescript';
 import type { SaveOptions, InstanceDestroyOptions } from 'sequelize';
 import { Manager, type QuerySet } from './queryset';
+import type { PkValue } from './lookupTypes';
 import { ObjectDoesNotExist, MultipleObjectsReturned } from './errors';
 import { preSave, postSave } from './signals';
 import { getFieldInfo } from './fieldInfo';
@@ -81,9 +82,9 @@ export abstract class BaseModel extends Model {
     return cls;
   }
 
-  /** The value of the primary key attribute. */
-  get pk(): unknown {
-    return this.get((this.constructor as typeof BaseModel).primaryKeyAttribute);
+  /** The value of the primary key attribute (typed as the model's `id`; null before the row is saved). */
+  get pk(): PkValue<this> | null {
+    return this.get((this.constructor as typeof BaseModel).primaryKeyAttribute) as PkValue<this> | null;
   }
 
   set pk(value: unknown) {

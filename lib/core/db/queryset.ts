@@ -4,10 +4,14 @@
  *
  *     const qs = Snippet.objects.filter({ owner__username__icontains: 'an' }).orderBy('-created').slice(0, 10);
  *     for await (const snippet of qs) { ... }
+ *
+ * Names and values are checked at compile time against the model's attributes (`lookupTypes.ts`);
+ * names known only at run time go through `Q` and `orderByNames()`.
  */
 import { Op, QueryTypes, literal, type FindOptions, type IncludeOptions, type OrderItem, type WhereOptions } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
-import { Q, type Lookups } from './q';
+import { Q } from './q';
+import type { DynamicLookups, QueryShape, QueryShapeOf } from './lookupTypes';
 import { bindParameter, compileQ, dialectFor, resolveLookupPath, type CompileContext, type SqlDialect, type Subquery } from './lookups';
 import { getFieldInfo, type RelationInfo } from './fieldInfo';
 import { ensureModel } from './connection';
@@ -67,7 +71,7 @@ function flip(term: string): string {
 }
 
 /** A lazy query over model `M`. Every chaining method returns a new QuerySet. */
-export class QuerySet<M extends Model> implements Subquery {
+export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> implements Subquery {
   private readonly ownState: QueryState;
 
   constructor(readonly model: QueryableModel<M>, state: QueryState = INITIAL_STATE) {
@@ -80,7 +84,7 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** @internal The state of another QuerySet (for Manager). */
-  protected static stateOf<T extends Model>(qs: QuerySet<T>): QueryState {
+  protected static stateOf<R extends Model, S extends QueryShape>(qs: QuerySet<R, S>): QueryState {
     return qs.state;
   }
 
@@ -89,8 +93,8 @@ export class QuerySet<M extends Model> implements Subquery {
     return this.model as unknown as ModelCtor<M>;
   }
 
-  protected clone(changes: Partial<QueryState>): QuerySet<M> {
-    return new QuerySet(this.model, { ...this.state, ...changes });
+  protected clone(changes: Partial<QueryState>): QuerySet<M, T> {
+    return new QuerySet<M, T>(this.model, { ...this.state, ...changes });
   }
 
   private assertNotSliced(action: string): void {
@@ -98,37 +102,53 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** A copy of this QuerySet (Django's `all()`). */
-  all(): QuerySet<M> {
+  all(): QuerySet<M, T> {
     return this.clone({});
   }
 
-  /** Rows matching every lookup (and Q) given; lookups are Django's (`title__icontains`). */
-  filter(...conditions: Array<Lookups | Q>): QuerySet<M> {
+  /**
+   * Rows matching every lookup (and Q) given; lookups are Django's (`title__icontains`),
+   * checked against the model's attributes at compile time. Lookups built from strings at run
+   * time go in a `Q`: `filter(new Q({ [`${field}__icontains`]: term }))`.
+   */
+  filter(...conditions: Array<T['lookups'] | Q>): QuerySet<M, T> {
     this.assertNotSliced('filter');
     if (!conditions.length) return this.clone({});
     return this.clone({ where: [...this.state.where, Q.and(...conditions)] });
   }
 
   /** Rows NOT matching the lookups (Django's `exclude()`; NULLs are kept, as there). */
-  exclude(...conditions: Array<Lookups | Q>): QuerySet<M> {
+  exclude(...conditions: Array<T['lookups'] | Q>): QuerySet<M, T> {
     this.assertNotSliced('filter');
     if (!conditions.length) return this.clone({});
     return this.clone({ where: [...this.state.where, Q.and(...conditions).not()] });
   }
 
   /** Replace the ordering: `'-created'`, `'owner__username'`, `'pk'`. No arguments clears it. */
-  orderBy(...fields: string[]): QuerySet<M> {
+  orderBy(...fields: Array<T['ordering']>): QuerySet<M, T> {
+    return this.orderedBy(fields);
+  }
+
+  /**
+   * `orderBy()` with terms known only at run time (a request's `?ordering=`): unknown names
+   * raise `FieldError` when the query runs. Prefer `orderBy()`, which checks them at compile time.
+   */
+  orderByNames(fields: readonly string[]): QuerySet<M, T> {
+    return this.orderedBy(fields);
+  }
+
+  private orderedBy(fields: readonly string[]): QuerySet<M, T> {
     this.assertNotSliced('reorder');
-    return this.clone({ ordering: fields, reversed: false });
+    return this.clone({ ordering: [...fields], reversed: false });
   }
 
   /** Reverse the (explicit or default) ordering. */
-  reverse(): QuerySet<M> {
+  reverse(): QuerySet<M, T> {
     return this.clone({ reversed: !this.state.reversed });
   }
 
   /** Rows `start` (inclusive) to `end` (exclusive): LIMIT/OFFSET. Slices compose. */
-  slice(start = 0, end?: number | null): QuerySet<M> {
+  slice(start = 0, end?: number | null): QuerySet<M, T> {
     if (start < 0 || (end !== undefined && end !== null && end < 0)) throw new QuerySetError('Negative indexing is not supported.');
     const offset = this.state.offset + start;
     let limit: number | null = end === undefined || end === null ? null : Math.max(0, end - start);
@@ -140,17 +160,17 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** Load these belongsTo relations in the same query (JOIN): `'owner'`, `'owner__profile'`. */
-  selectRelated(...relations: string[]): QuerySet<M> {
+  selectRelated(...relations: string[]): QuerySet<M, T> {
     return this.clone({ selectRelated: relations.length ? [...this.state.selectRelated, ...relations] : [] });
   }
 
   /** Load these relations with one extra query each: `'snippets'`, `'groups'`, `'owner'`. */
-  prefetchRelated(...relations: string[]): QuerySet<M> {
+  prefetchRelated(...relations: string[]): QuerySet<M, T> {
     return this.clone({ prefetchRelated: relations.length ? [...this.state.prefetchRelated, ...relations] : [] });
   }
 
   /** Remove duplicate rows (relation lookups never duplicate rows here; matters for `values()`). */
-  distinct(): QuerySet<M> {
+  distinct(): QuerySet<M, T> {
     return this.clone({ distinct: true });
   }
 
@@ -161,12 +181,12 @@ export class QuerySet<M extends Model> implements Subquery {
    * instances. For representation only (no `save()`, signals or custom getters); ignored when
    * `prefetchRelated()` is set. Unknown names or to-many relations raise `FieldError`.
    */
-  readOnlyRows(paths: ReadonlyArray<readonly string[]>): QuerySet<M> {
+  readOnlyRows(paths: ReadonlyArray<readonly string[]>): QuerySet<M, T> {
     return this.clone({ readPaths: paths.map((path) => [...path]) });
   }
 
   /** A QuerySet that matches nothing and never queries the database. */
-  none(): QuerySet<M> {
+  none(): QuerySet<M, T> {
     return this.clone({ empty: true });
   }
 
@@ -413,8 +433,8 @@ export class QuerySet<M extends Model> implements Subquery {
    * The single row matching the lookups; raises `Model.DoesNotExist` (`Snippet matching
    * query does not exist.`) or `Model.MultipleObjectsReturned`.
    */
-  async get(...conditions: Array<Lookups | Q>): Promise<M> {
-    let qs: QuerySet<M> = conditions.length ? this.filter(...conditions) : this;
+  async get(...conditions: Array<T['lookups'] | Q>): Promise<M> {
+    let qs: QuerySet<M, T> = conditions.length ? this.filter(...conditions) : this;
     if (!qs.state.limit && !qs.state.offset) qs = qs.clone({ ordering: [], reversed: false }).slice(0, MAX_GET_RESULTS);
     const rows = await qs.fetch();
     if (rows.length === 1) return rows[0];
@@ -430,31 +450,36 @@ export class QuerySet<M extends Model> implements Subquery {
 
   /** The first row (by the ordering, else by pk), or null. */
   async first(): Promise<M | null> {
-    const qs = this.isOrdered ? this : this.orderBy('pk');
+    const qs = this.isOrdered ? this : this.orderedBy(['pk']);
     return (await qs.slice(0, 1).fetch())[0] ?? null;
   }
 
   /** The last row (by the ordering reversed, else by -pk), or null. */
   async last(): Promise<M | null> {
-    const qs = this.isOrdered ? this.reverse() : this.orderBy('-pk');
+    const qs = this.isOrdered ? this.reverse() : this.orderedBy(['-pk']);
     return (await qs.slice(0, 1).fetch())[0] ?? null;
   }
 
   /** Build and save a new instance (signals fire); returns it. */
-  async create(values: Record<string, unknown>): Promise<M> {
+  async create(values: T['values']): Promise<M> {
+    return this.createRow(values);
+  }
+
+  /** `create()` of values whose names are checked at run time (from `getOrCreate()`). */
+  private async createRow(values: DynamicLookups): Promise<M> {
     const instance = this.modelCtor.build(values as never) as M;
     await instance.save();
     return instance;
   }
 
   /** Insert many rows in one statement; no signals (like Django's `bulk_create`). */
-  async bulkCreate(rows: Array<Record<string, unknown>>): Promise<M[]> {
+  async bulkCreate(rows: ReadonlyArray<T['values']>): Promise<M[]> {
     ensureModel(this.modelCtor);
     return (await this.modelCtor.bulkCreate(rows as never[])) as M[];
   }
 
   /** `[instance, created]`: the row matching `lookups`, created from them plus `defaults` when missing. */
-  async getOrCreate(lookups: Lookups, defaults: Record<string, unknown> = {}): Promise<[M, boolean]> {
+  async getOrCreate(lookups: T['lookups'], defaults: T['values'] = {}): Promise<[M, boolean]> {
     try {
       return [await this.get(lookups), false];
     } catch (error) {
@@ -463,7 +488,7 @@ export class QuerySet<M extends Model> implements Subquery {
     const values: Record<string, unknown> = { ...defaults };
     for (const [key, value] of Object.entries(lookups)) if (!key.includes('__')) values[key] = value;
     try {
-      return [await atomic(() => this.create(values)), true];
+      return [await atomic(() => this.createRow(values)), true];
     } catch (error) {
       if ((error as Error).name === 'SequelizeUniqueConstraintError') return [await this.get(lookups), false];
       throw error;
@@ -471,7 +496,7 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** Update every matching row in one statement; returns the number of rows. No signals. */
-  async update(values: Record<string, unknown>): Promise<number> {
+  async update(values: T['updates']): Promise<number> {
     this.assertNotSliced('update');
     if (this.state.empty) return 0;
     const info = getFieldInfo(this.modelCtor);
@@ -518,7 +543,7 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** Plain objects of the given fields (all concrete fields when none are named). */
-  async values(...fields: string[]): Promise<Array<Record<string, unknown>>> {
+  async values(...fields: Array<T['valueNames']>): Promise<Array<Record<string, unknown>>> {
     if (this.state.empty) return [];
     const info = getFieldInfo(this.modelCtor);
     const names = fields.length ? fields : info.fields.map((f) => f.name);
@@ -536,20 +561,21 @@ export class QuerySet<M extends Model> implements Subquery {
   }
 
   /** Tuples of the given fields, or a flat list of one field with `{ flat: true }`. */
-  async valuesList(...args: Array<string | { flat?: boolean }>): Promise<unknown[]> {
+  async valuesList(...args: Array<T['valueNames'] | { flat?: boolean }>): Promise<unknown[]> {
     const last = args[args.length - 1];
     const flat = typeof last === 'object' && last !== null && Boolean(last.flat);
-    const fields = args.filter((a): a is string => typeof a === 'string');
+    const fields: Array<T['valueNames']> = [];
+    for (const arg of args) if (typeof arg === 'string') fields.push(arg);
     if (flat && fields.length !== 1) throw new QuerySetError("'flat' is not valid when values_list is called with more than one field.");
     const rows = await this.values(...fields);
-    const names = fields.length ? fields : Object.keys(rows[0] ?? {});
+    const names: readonly string[] = fields.length ? fields : Object.keys(rows[0] ?? {});
     return rows.map((row) => (flat ? row[names[0]] : names.map((n) => row[n])));
   }
 
   /** A map of pk -> instance for the given primary keys. */
   async inBulk(ids: readonly unknown[]): Promise<Map<unknown, M>> {
     if (!ids.length) return new Map();
-    const rows = await this.filter({ pk__in: [...ids] }).fetch();
+    const rows = await this.filter(new Q({ pk__in: [...ids] })).fetch();
     return new Map(rows.map((row) => [(row as unknown as { pk: unknown }).pk, row]));
   }
 
@@ -564,10 +590,10 @@ export class QuerySet<M extends Model> implements Subquery {
  * (`UserManager.createUser`) and set `static managerClass` on the model. Every QuerySet
  * method works on the manager directly and starts from `getQueryset()`.
  */
-export class Manager<M extends Model> extends QuerySet<M> {
+export class Manager<M extends Model, T extends QueryShape = QueryShapeOf<M>> extends QuerySet<M, T> {
   /** The QuerySet this manager starts from; override to pre-filter every query. */
-  getQueryset(): QuerySet<M> {
-    return new QuerySet(this.model);
+  getQueryset(): QuerySet<M, T> {
+    return new QuerySet<M, T>(this.model);
   }
 
   protected override get state(): QueryState {

@@ -86,17 +86,17 @@ test('integers out of range :: exact, in, comparisons and ranges decide without 
     [{ id: '2147483647' }, []],
   ];
   for (const [lookups, expected] of cases) {
-    assert.equal(await names(LibAuthor.objects.filter(lookups).orderBy('id')), expected, JSON.stringify(lookups));
+    assert.equal(await names(LibAuthor.objects.filter(new Q(lookups)).orderBy('id')), expected, JSON.stringify(lookups));
   }
-  assert.equal(await names(LibAuthor.objects.exclude({ id: huge }).orderBy('id')), ['Ann Lee', 'bob']);
+  assert.equal(await names(LibAuthor.objects.exclude(new Q({ id: huge })).orderBy('id')), ['Ann Lee', 'bob']);
   let caught: unknown = null;
   try {
-    await LibAuthor.objects.get({ pk: huge });
+    await LibAuthor.objects.get(new Q({ pk: huge }));
   } catch (error) {
     caught = error;
   }
   assert.instance(caught, ObjectDoesNotExist);
-  assert.is(await LibBook.objects.filter({ author_id: huge }).update({ title: 'never' }), 0);
-  assert.is(await LibBook.objects.filter({ author: huge }).delete(), 0);
+  assert.is(await LibBook.objects.filter(new Q({ author_id: huge })).update({ title: 'never' }), 0);
+  assert.is(await LibBook.objects.filter(new Q({ author: huge })).delete(), 0);
 });
 test.run();

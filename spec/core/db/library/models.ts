@@ -25,6 +25,10 @@ export class LibAuthor extends BaseModel {
 
   @Column(field({ type: DataType.STRING(254), blank: true, default: '', fieldType: 'EmailField' }))
   declare email: string;
+
+  /** Reverse relations (`relatedName` of `LibBook.author` / `.editor`), declared so typed lookups may follow them. */
+  declare books?: LibBook[];
+  declare edited?: LibBook[];
 }
 
 @Table({ tableName: 'library_tag' })
