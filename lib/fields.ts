@@ -27,6 +27,7 @@ import { htmlHas, isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInpu
 import { getDecimal, quantizeDecimal, type DecimalTuple } from './utils/decimal';
 import { deferValue, isThenable } from './utils/pendingValues';
 import { dumps, floatRepr, loads } from './utils/json';
+import type { ChildInput, ChildOutput, ChoiceValue, DefaultValue, FieldTypes, Localized, NoOptions } from './fieldTypes';
 
 // -- Sentinels ------------------------------------------------------------------------------
 
@@ -282,7 +283,7 @@ const USE_READONLYFIELD = 'Field(read_only=True) should be ReadOnlyField';
  * The base class of all fields. Override `toRepresentation()` and `toInternalValue()`;
  * override `getAttribute()`/`getValue()` to change where values are read from.
  */
-export class Field {
+export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOptions = NoOptions> {
   /** Error message texts by code; merged along the class chain. */
   static defaultErrorMessages: Record<string, string> = {
     required: 'This field is required.',
@@ -315,6 +316,11 @@ export class Field {
   private declared: { source: string | null; label: string | null };
   /** The base options the field was declared with (for `String(field)`, see `utils/representation`). */
   readonly declaredOptions: Readonly<FieldOptions>;
+  /**
+   * Type-level only (never set at run time): the representation and validated value types and
+   * the options the field was declared with, read by `serializers.Infer` (see `FieldOutput`).
+   */
+  declare readonly '~types'?: FieldTypes<TOutput, TInput, TOptions>;
 
   constructor(options: FieldOptions = {}) {
     this.declaredOptions = options;
@@ -554,13 +560,13 @@ const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'fa
 const NULL_VALUES = new Set<unknown>(['null', 'Null', 'NULL', '', null, undefined]);
 
 /** `true`/`false`, accepting the usual spellings (`'yes'`, `'on'`, `1`, `'false'`...). */
-export class BooleanField extends Field {
+export class BooleanField<O extends FieldOptions = NoOptions> extends Field<boolean, boolean, O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Must be a valid boolean.' };
   static readonly TRUE_VALUES: ReadonlySet<unknown> = TRUE_VALUES;
   static readonly FALSE_VALUES: ReadonlySet<unknown> = FALSE_VALUES;
   static readonly NULL_VALUES: ReadonlySet<unknown> = NULL_VALUES;
 
-  constructor(options: FieldOptions = {}) {
+  constructor(options: O | FieldOptions = {}) {
     super(options);
     this.defaultEmptyHtml = false;
     this.adoptDefaultForEmptyHtml();
@@ -595,8 +601,24 @@ export interface CharFieldOptions extends FieldOptions {
   minLength?: number | null;
 }
 
+/** Options of `RegexField`. */
+export interface RegexFieldOptions extends CharFieldOptions {
+  regex: RegExp | string;
+}
+
+/** Options of `SlugField`. */
+export interface SlugFieldOptions extends CharFieldOptions {
+  allowUnicode?: boolean;
+}
+
+/** Options of `IPAddressField`. */
+export interface IPAddressFieldOptions extends CharFieldOptions {
+  protocol?: 'both' | 'ipv4' | 'ipv6';
+  unpackIpv4?: boolean;
+}
+
 /** Text. Numbers are accepted and turned into strings; other types are rejected. */
-export class CharField extends Field {
+export class CharField<O extends CharFieldOptions = NoOptions> extends Field<string, string, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Not a valid string.',
     blank: 'This field may not be blank.',
@@ -608,7 +630,7 @@ export class CharField extends Field {
   maxLength: number | null;
   minLength: number | null;
 
-  constructor(options: CharFieldOptions = {}) {
+  constructor(options: O | CharFieldOptions = {}) {
     const { allowBlank, trimWhitespace, maxLength, minLength, ...rest } = options;
     super(rest);
     this.allowBlank = allowBlank ?? false;
@@ -650,21 +672,21 @@ export class CharField extends Field {
 }
 
 /** An e-mail address. */
-export class EmailField extends CharField {
+export class EmailField<O extends CharFieldOptions = NoOptions> extends CharField<O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Enter a valid email address.' };
 
-  constructor(options: CharFieldOptions = {}) {
+  constructor(options: O | CharFieldOptions = {}) {
     super(options);
     this.validators.push(new EmailValidator(this.errorMessages.invalid));
   }
 }
 
 /** Text that must match `regex`. */
-export class RegexField extends CharField {
+export class RegexField<O extends RegexFieldOptions = RegexFieldOptions> extends CharField<O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'This value does not match the required pattern.' };
   readonly regex: RegExp;
 
-  constructor(options: CharFieldOptions & { regex: RegExp | string }) {
+  constructor(options: O | RegexFieldOptions) {
     const { regex, ...rest } = options;
     super(rest);
     this.regex = typeof regex === 'string' ? new RegExp(regex) : regex;
@@ -673,14 +695,14 @@ export class RegexField extends CharField {
 }
 
 /** Letters, numbers, underscores and hyphens (`allowUnicode` for Unicode letters). */
-export class SlugField extends CharField {
+export class SlugField<O extends SlugFieldOptions = NoOptions> extends CharField<O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.',
     invalid_unicode: 'Enter a valid "slug" consisting of Unicode letters, numbers, underscores, or hyphens.',
   };
   readonly allowUnicode: boolean;
 
-  constructor(options: CharFieldOptions & { allowUnicode?: boolean } = {}) {
+  constructor(options: O | SlugFieldOptions = {}) {
     const { allowUnicode, ...rest } = options;
     super(rest);
     this.allowUnicode = allowUnicode ?? false;
@@ -693,10 +715,10 @@ export class SlugField extends CharField {
 }
 
 /** An http(s)/ftp(s) URL. */
-export class URLField extends CharField {
+export class URLField<O extends CharFieldOptions = NoOptions> extends CharField<O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Enter a valid URL.' };
 
-  constructor(options: CharFieldOptions = {}) {
+  constructor(options: O | CharFieldOptions = {}) {
     super(options);
     this.validators.push(new URLValidator(undefined, this.errorMessages.invalid));
   }
@@ -704,6 +726,11 @@ export class URLField extends CharField {
 
 /** Output formats of `UUIDField`. */
 export type UUIDFormat = 'hex_verbose' | 'hex' | 'int' | 'urn';
+
+/** Options of `UUIDField`. */
+export interface UUIDFieldOptions extends FieldOptions {
+  format?: UUIDFormat;
+}
 
 const UUID_HEX_RE = /^[0-9a-f]{32}$/i;
 
@@ -723,12 +750,12 @@ function uuidHex(data: unknown): string | null {
  * A UUID; input in any of the usual spellings (or an integer), output as `format`
  * (`hex_verbose` default, `hex`, `urn`, or `int`: a JSON integer, as a bigint).
  */
-export class UUIDField extends Field {
+export class UUIDField<O extends UUIDFieldOptions = NoOptions> extends Field<string, string, O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Must be a valid UUID.' };
   static readonly validFormats: readonly UUIDFormat[] = ['hex_verbose', 'hex', 'int', 'urn'];
   readonly uuidFormat: UUIDFormat;
 
-  constructor(options: FieldOptions & { format?: UUIDFormat } = {}) {
+  constructor(options: O | UUIDFieldOptions = {}) {
     const { format, ...rest } = options;
     const uuidFormat = format ?? 'hex_verbose';
     assert(UUIDField.validFormats.includes(uuidFormat),
@@ -757,12 +784,12 @@ export class UUIDField extends Field {
 }
 
 /** An IPv4 and/or IPv6 address (`protocol`); IPv6 output is normalised. */
-export class IPAddressField extends CharField {
+export class IPAddressField<O extends IPAddressFieldOptions = NoOptions> extends CharField<O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Enter a valid IPv4 or IPv6 address.' };
   readonly protocol: 'both' | 'ipv4' | 'ipv6';
   readonly unpackIpv4: boolean;
 
-  constructor(options: CharFieldOptions & { protocol?: 'both' | 'ipv4' | 'ipv6'; unpackIpv4?: boolean } = {}) {
+  constructor(options: O | IPAddressFieldOptions = {}) {
     const { protocol, unpackIpv4, ...rest } = options;
     super(rest);
     this.protocol = (protocol ?? 'both').toLowerCase() as 'both' | 'ipv4' | 'ipv6';
@@ -812,7 +839,10 @@ export interface NumberFieldOptions extends MinMaxValueFieldOptions<number> {
  * durations): it keeps the limits and adds one validator per declared limit, with the
  * `max_value`/`min_value` messages. Subclass it for a custom ordered type.
  */
-export abstract class MinMaxValueField<TLimit extends number | string = number> extends Field {
+export abstract class MinMaxValueField<
+  TLimit extends number | string = number, TOutput = unknown, TInput = TOutput,
+  O extends MinMaxValueFieldOptions<TLimit> = NoOptions,
+> extends Field<TOutput, TInput, O> {
   static override defaultErrorMessages: Record<string, string> = {
     max_value: 'Ensure this value is less than or equal to {max_value}.',
     min_value: 'Ensure this value is greater than or equal to {min_value}.',
@@ -820,7 +850,7 @@ export abstract class MinMaxValueField<TLimit extends number | string = number> 
   maxValue: TLimit | null;
   minValue: TLimit | null;
 
-  constructor(options: MinMaxValueFieldOptions<TLimit> = {}) {
+  constructor(options: O | MinMaxValueFieldOptions<TLimit> = {}) {
     const { maxValue, minValue, ...rest } = options;
     super(rest);
     this.maxValue = maxValue ?? null;
@@ -849,14 +879,14 @@ const INTEGER_RE = /^\s*[+-]?\d+(\.0*)?\s*$/;
 const INTEGER_UNDERSCORE_RE = /^\s*[+-]?\d+(_\d+)*(\.0*)?\s*$/;
 
 /** A whole number (`'1.0'` is accepted as 1, `'1.2'` is not). */
-export class IntegerField extends MinMaxValueField {
+export class IntegerField<O extends NumberFieldOptions = NoOptions> extends MinMaxValueField<number, Localized<O, number>, number, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid integer is required.',
     max_string_length: 'String value too large.',
   };
   localize: boolean;
 
-  constructor(options: NumberFieldOptions = {}) {
+  constructor(options: O | NumberFieldOptions = {}) {
     const { localize, ...rest } = options;
     super(rest);
     this.localize = localize ?? false;
@@ -894,14 +924,14 @@ export class IntegerField extends MinMaxValueField {
 const FLOAT_RE = /^\s*[+-]?((\d+(_\d+)*)?\.?\d*(_\d+)*([eE][+-]?\d+)?|inf(inity)?|nan)\s*$/i;
 
 /** A floating point number. */
-export class FloatField extends MinMaxValueField {
+export class FloatField<O extends NumberFieldOptions = NoOptions> extends MinMaxValueField<number, Localized<O, number>, number, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid number is required.',
     max_string_length: 'String value too large.',
   };
   localize: boolean;
 
-  constructor(options: NumberFieldOptions = {}) {
+  constructor(options: O | NumberFieldOptions = {}) {
     const { localize, ...rest } = options;
     super(rest);
     this.localize = localize ?? false;
@@ -951,7 +981,8 @@ const ROUNDINGS: readonly DecimalRounding[] = ['ROUND_CEILING', 'ROUND_DOWN', 'R
  * An exact decimal number, kept as a string internally (`'12.30'`) so that no float rounding
  * error creeps in. The representation is a string unless `coerceToString` is false.
  */
-export class DecimalField extends MinMaxValueField<number | string> {
+export class DecimalField<O extends DecimalFieldOptions = DecimalFieldOptions>
+  extends MinMaxValueField<number | string, O extends { coerceToString: false } ? number : string, string, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'A valid number is required.',
     max_digits: 'Ensure that there are no more than {max_digits} digits in total.',
@@ -966,7 +997,7 @@ export class DecimalField extends MinMaxValueField<number | string> {
   localize: boolean;
   rounding: DecimalRounding;
 
-  constructor(options: DecimalFieldOptions) {
+  constructor(options: O | DecimalFieldOptions) {
     const { maxDigits, decimalPlaces, coerceToString, localize, rounding, ...rest } = options;
     super(rest);
     this.maxDigits = maxDigits;
@@ -1070,6 +1101,11 @@ export interface DateTimeFieldOptions extends FieldOptions {
   inputFormats?: string[];
 }
 
+/** Options of `DateTimeField`: the date/time options and the zone naive input is read in. */
+export interface DateTimeFieldWithZoneOptions extends DateTimeFieldOptions {
+  defaultTimezone?: string | null;
+}
+
 function currentTimeZone(): string | null {
   const useTz = settings.USE_TZ;
   if (useTz === false) return null;
@@ -1080,11 +1116,12 @@ function currentTimeZone(): string | null {
  * Base of the date and time fields: an output `format` and accepted `inputFormats`, each
  * falling back to its API setting when the field leaves it unset.
  */
-export class TemporalField extends Field {
+export class TemporalField<TOutput = unknown, TInput = TOutput, O extends DateTimeFieldOptions = NoOptions>
+  extends Field<TOutput, TInput, O> {
   format: string | null | undefined;
   inputFormats: string[] | undefined;
 
-  constructor(options: DateTimeFieldOptions = {}) {
+  constructor(options: O | DateTimeFieldOptions = {}) {
     const { format, inputFormats, ...rest } = options;
     super(rest);
     this.format = format;
@@ -1101,7 +1138,7 @@ export class TemporalField extends Field {
  * A point in time (a JavaScript `Date`). Naive input is interpreted in the field's time zone
  * (`defaultTimezone`, else the `TIME_ZONE` setting); output is in that zone, `Z` for UTC.
  */
-export class DateTimeField extends TemporalField {
+export class DateTimeField<O extends DateTimeFieldWithZoneOptions = NoOptions> extends TemporalField<string, Date, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Datetime has wrong format. Use one of these formats instead: {format}.',
     date: 'Expected a datetime but got a date.',
@@ -1110,7 +1147,7 @@ export class DateTimeField extends TemporalField {
   };
   timezone: string | null | undefined;
 
-  constructor(options: DateTimeFieldOptions & { defaultTimezone?: string | null } = {}) {
+  constructor(options: O | DateTimeFieldWithZoneOptions = {}) {
     const { defaultTimezone, ...rest } = options;
     super(rest);
     this.timezone = defaultTimezone;
@@ -1249,7 +1286,7 @@ function assertNotDatetime(value: unknown, kind: 'date' | 'time'): void {
 }
 
 /** A calendar date, kept as a `'YYYY-MM-DD'` string. */
-export class DateField extends TemporalField {
+export class DateField<O extends DateTimeFieldOptions = NoOptions> extends TemporalField<string, string, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Date has wrong format. Use one of these formats instead: {format}.',
     datetime: 'Expected a date but got a datetime.',
@@ -1275,7 +1312,7 @@ export class DateField extends TemporalField {
 }
 
 /** A time of day, kept as an `'hh:mm:ss[.uuuuuu]'` string. */
-export class TimeField extends TemporalField {
+export class TimeField<O extends DateTimeFieldOptions = NoOptions> extends TemporalField<string, string, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Time has wrong format. Use one of these formats instead: {format}.',
   };
@@ -1307,7 +1344,8 @@ export class TimeField extends TemporalField {
  * reads `str(value)`. `maxValue`/`minValue` are microseconds, shown in messages as Python
  * prints a `timedelta` (`1 day, 0:00:00`).
  */
-export class DurationField extends MinMaxValueField {
+export class DurationField<O extends MinMaxValueFieldOptions<number> = NoOptions>
+  extends MinMaxValueField<number, string, number, O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Duration has wrong format. Use one of these formats instead: {format}.',
   };
@@ -1403,8 +1441,14 @@ export interface ChoiceFieldOptions extends FieldOptions {
   htmlCutoffText?: string | null;
 }
 
+/** Options of `MultipleChoiceField`. */
+export interface MultipleChoiceFieldOptions extends ChoiceFieldOptions {
+  allowEmpty?: boolean;
+}
+
 /** One of a fixed set of values; integer choices also accept their string spelling. */
-export class ChoiceField extends Field {
+export class ChoiceField<O extends ChoiceFieldOptions = ChoiceFieldOptions, TOutput = ChoiceValue<O>, TInput = TOutput>
+  extends Field<TOutput, TInput, O> {
   static override defaultErrorMessages: Record<string, string> = { invalid_choice: '"{input}" is not a valid choice.' };
   allowBlank: boolean;
   htmlCutoff: number | null;
@@ -1415,7 +1459,7 @@ export class ChoiceField extends Field {
   declaredChoices: Iterable<Choice> = [];
   private flatChoices = new Map<unknown, unknown>();
 
-  constructor(options: ChoiceFieldOptions) {
+  constructor(options: O | ChoiceFieldOptions) {
     const { choices, allowBlank, htmlCutoff, htmlCutoffText, ...rest } = options;
     super(rest);
     this.declaredChoices = choices;
@@ -1477,7 +1521,7 @@ export interface FilePathFieldOptions extends Omit<ChoiceFieldOptions, 'choices'
  * path, the blank choice `''` (`---------`) is always offered, and a path that is not a
  * choice is `"<input>" is not a valid path choice.`
  */
-export class FilePathField extends ChoiceField {
+export class FilePathField<O extends FilePathFieldOptions = FilePathFieldOptions> extends ChoiceField<O & ChoiceFieldOptions, string> {
   static override defaultErrorMessages: Record<string, string> = { invalid_choice: '"{input}" is not a valid path choice.' };
   readonly path: string;
   readonly match: RegExp | null;
@@ -1485,7 +1529,7 @@ export class FilePathField extends ChoiceField {
   readonly allowFiles: boolean;
   readonly allowFolders: boolean;
 
-  constructor(options: FilePathFieldOptions) {
+  constructor(options: O | FilePathFieldOptions) {
     const { path, match, recursive, allowFiles, allowFolders, ...rest } = options;
     const matcher = match === undefined || match === null ? null : match instanceof RegExp ? match : new RegExp(match);
     const settings = { path, match: matcher, recursive: recursive ?? false, allowFiles: allowFiles ?? true, allowFolders: allowFolders ?? false };
@@ -1561,7 +1605,8 @@ function filePathChoices(options: { path: string; match: RegExp | null; recursiv
 }
 
 /** Several of a fixed set of values; internally a `Set`, represented as a list. */
-export class MultipleChoiceField extends ChoiceField {
+export class MultipleChoiceField<O extends MultipleChoiceFieldOptions = MultipleChoiceFieldOptions>
+  extends ChoiceField<O, Array<ChoiceValue<O>>, Set<ChoiceValue<O>>> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid_choice: '"{input}" is not a valid choice.',
     not_a_list: 'Expected a list of items but got type "{input_type}".',
@@ -1569,7 +1614,7 @@ export class MultipleChoiceField extends ChoiceField {
   };
   allowEmpty: boolean;
 
-  constructor(options: ChoiceFieldOptions & { allowEmpty?: boolean }) {
+  constructor(options: O | MultipleChoiceFieldOptions) {
     const { allowEmpty, ...rest } = options;
     super(rest);
     this.allowEmpty = allowEmpty ?? true;
@@ -1635,7 +1680,7 @@ function isUploadedFile(data: unknown): data is UploadedFile {
 }
 
 /** An uploaded file. */
-export class FileField extends Field {
+export class FileField<O extends FileFieldOptions = NoOptions> extends Field<string | null, UploadedFile, O> {
   static override defaultErrorMessages: Record<string, string> = {
     required: 'No file was submitted.',
     invalid: 'The submitted data was not a file. Check the encoding type on the form.',
@@ -1647,7 +1692,7 @@ export class FileField extends Field {
   allowEmptyFile: boolean;
   useUrl: boolean | undefined;
 
-  constructor(options: FileFieldOptions = {}) {
+  constructor(options: O | FileFieldOptions = {}) {
     const { maxLength, allowEmptyFile, useUrl, ...rest } = options;
     super(rest);
     this.maxLength = maxLength ?? null;
@@ -1690,7 +1735,7 @@ export function sniffImageType(bytes: Buffer): string | null {
 }
 
 /** An uploaded image: the bytes must start like a PNG, JPEG, GIF, WebP, BMP or TIFF file. */
-export class ImageField extends FileField {
+export class ImageField<O extends FileFieldOptions = NoOptions> extends FileField<O> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid_image: 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.',
   };
@@ -1749,7 +1794,7 @@ export interface ListFieldOptions extends FieldOptions {
 }
 
 /** A list of values, each validated by `child`; errors are keyed by index. */
-export class ListField extends Field {
+export class ListField<O extends ListFieldOptions = NoOptions> extends Field<Array<ChildOutput<O>>, Array<ChildInput<O>>, O> {
   static override defaultErrorMessages: Record<string, string> = {
     not_a_list: 'Expected a list of items but got type "{input_type}".',
     empty: 'This list may not be empty.',
@@ -1761,7 +1806,7 @@ export class ListField extends Field {
   maxLength: number | null;
   minLength: number | null;
 
-  constructor(options: ListFieldOptions = {}) {
+  constructor(options: O | ListFieldOptions = {}) {
     const { child, allowEmpty, maxLength, minLength, ...rest } = options;
     const childField = child ?? new UnvalidatedField();
     checkChild(childField);
@@ -1848,7 +1893,8 @@ export interface DictFieldOptions extends FieldOptions {
 }
 
 /** An object of values, each validated by `child`; errors are keyed by the object's keys. */
-export class DictField extends Field {
+export class DictField<O extends DictFieldOptions = NoOptions>
+  extends Field<Record<string, ChildOutput<O>>, Record<string, ChildInput<O>>, O> {
   static override defaultErrorMessages: Record<string, string> = {
     not_a_dict: 'Expected a dictionary of items but got type "{input_type}".',
     empty: 'This dictionary may not be empty.',
@@ -1856,7 +1902,7 @@ export class DictField extends Field {
   child: Field;
   allowEmpty: boolean;
 
-  constructor(options: DictFieldOptions = {}) {
+  constructor(options: O | DictFieldOptions = {}) {
     const { child, allowEmpty, ...rest } = options;
     const childField = child ?? new UnvalidatedField();
     checkChild(childField);
@@ -1927,8 +1973,8 @@ function htmlToObject(data: MultiValueInput): Record<string, unknown> {
 }
 
 /** A `DictField` of (nullable, blank-allowed) strings, like PostgreSQL's hstore. */
-export class HStoreField extends DictField {
-  constructor(options: DictFieldOptions = {}) {
+export class HStoreField<O extends DictFieldOptions = NoOptions> extends DictField<O> {
+  constructor(options: O | DictFieldOptions = {}) {
     super({ child: options.child ?? new CharField({ allowBlank: true, allowNull: true }), ...options });
     assert(this.child instanceof CharField,
       'The `child` argument must be an instance of `CharField`, as the hstore extension stores values as strings.');
@@ -1946,13 +1992,13 @@ export interface JSONFieldOptions extends FieldOptions {
 const JSON_STRING = Symbol('jsonString');
 
 /** Any JSON value (or, with `binary`, a JSON document in a string). */
-export class JSONField extends Field {
+export class JSONField<O extends JSONFieldOptions = NoOptions> extends Field<unknown, unknown, O> {
   static override defaultErrorMessages: Record<string, string> = { invalid: 'Value must be valid JSON.' };
   binary: boolean;
   encoder: ((key: string, value: unknown) => unknown) | undefined;
   decoder: ((key: string, value: unknown) => unknown) | undefined;
 
-  constructor(options: JSONFieldOptions = {}) {
+  constructor(options: O | JSONFieldOptions = {}) {
     const { binary, encoder, decoder, ...rest } = options;
     super(rest);
     this.binary = binary ?? false;
@@ -2015,8 +2061,8 @@ function isJsonValue(value: unknown, depth = 0): boolean {
 // -- Miscellaneous --------------------------------------------------------------------------
 
 /** Outputs the attribute as is (calling it when it is a method); never writable. */
-export class ReadOnlyField extends Field {
-  constructor(options: FieldOptions = {}) {
+export class ReadOnlyField<O extends FieldOptions = NoOptions> extends Field<unknown, never, O & { readOnly: true }> {
+  constructor(options: O | FieldOptions = {}) {
     super({ ...options, readOnly: true });
   }
 
@@ -2025,9 +2071,14 @@ export class ReadOnlyField extends Field {
   }
 }
 
+/** Options of `HiddenField` (a `default` is required). */
+export interface HiddenFieldOptions extends FieldOptions {
+  default: unknown;
+}
+
 /** Never read from input nor shown; puts its `default` into the validated data. */
-export class HiddenField extends Field {
-  constructor(options: FieldOptions & { default: unknown }) {
+export class HiddenField<O extends HiddenFieldOptions = HiddenFieldOptions> extends Field<never, DefaultValue<O>, O & { writeOnly: true }> {
+  constructor(options: O | HiddenFieldOptions) {
     assert(Object.prototype.hasOwnProperty.call(options, 'default'), 'default is a required argument.');
     super({ ...options, writeOnly: true });
   }
@@ -2053,15 +2104,22 @@ export function methodNameFor(prefix: string, fieldName: string): string {
   return prefix + camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 
+/** Options of `SerializerMethodField`. */
+export interface SerializerMethodFieldOptions extends Omit<FieldOptions, 'source' | 'readOnly'> {
+  /** The serializer method to call; default `get<FieldName>`. */
+  methodName?: string;
+}
+
 /**
  * Read-only; its value comes from calling the serializer's `get<FieldName>(obj)` method
  * (`getExtraInfo` for `extra_info`), or the method named by `methodName`.
  */
-export class SerializerMethodField extends Field {
+export class SerializerMethodField<O extends SerializerMethodFieldOptions = NoOptions>
+  extends Field<unknown, never, O & { readOnly: true }> {
   methodName: string | null;
   private method: ((obj: unknown) => unknown) | null = null;
 
-  constructor(options: Omit<FieldOptions, 'source' | 'readOnly'> & { methodName?: string } = {}) {
+  constructor(options: O | SerializerMethodFieldOptions = {}) {
     const { methodName, ...rest } = options;
     super({ ...rest, source: '*', readOnly: true });
     this.methodName = methodName ?? null;
@@ -2095,13 +2153,19 @@ export interface ModelFieldInfo {
   valueToString?: (value: unknown) => string;
 }
 
+/** Options of `ModelField`. */
+export interface ModelFieldOptions extends FieldOptions {
+  modelField: ModelFieldInfo;
+  maxLength?: number | null;
+}
+
 /** A generic field over a model column that has no dedicated serializer field. */
-export class ModelField extends Field {
+export class ModelField<O extends ModelFieldOptions = ModelFieldOptions> extends Field<unknown, unknown, O> {
   static override defaultErrorMessages: Record<string, string> = { max_length: 'Ensure this field has no more than {max_length} characters.' };
   readonly modelField: ModelFieldInfo;
   maxLength: number | null;
 
-  constructor(options: FieldOptions & { modelField: ModelFieldInfo; maxLength?: number | null }) {
+  constructor(options: O | ModelFieldOptions) {
     const { modelField, maxLength, ...rest } = options;
     super(rest);
     this.modelField = modelField;

@@ -15,6 +15,7 @@ import {
   empty, Field, getAttribute, pythonStr, pythonTypeName, type FieldOptions, type SelectOption, iterOptions,
 } from './fields';
 import { htmlHas, isHtmlInput } from './utils/html';
+import type { FieldOutput, NoOptions } from './fieldTypes';
 
 /** The keyword options that go to the `ManyRelatedField` rather than to its child. */
 const MANY_RELATION_KWARGS = new Set(['readOnly', 'writeOnly', 'required', 'default', 'initial', 'source', 'label',
@@ -22,6 +23,12 @@ const MANY_RELATION_KWARGS = new Set(['readOnly', 'writeOnly', 'required', 'defa
 
 /** A queryset-like source of related objects. */
 export type RelatedQuerySet = QuerySet<Model>;
+
+/** The related model a relational field's `queryset` selects (`unknown` without one). */
+export type RelatedObject<O> = O extends { queryset: QuerySet<infer M> } ? M : unknown;
+
+/** The primary key type of model `M` (its `id` attribute), `unknown` when it cannot be told. */
+export type PkOf<M> = M extends { id: infer I } ? 0 extends 1 & I ? unknown : I : unknown;
 
 /** Options of every relational field. */
 export interface RelatedFieldOptions extends FieldOptions {
@@ -53,16 +60,17 @@ function isModelInstance(value: unknown): value is Model {
  * Base class of relational fields. Subclasses implement `toRepresentation(obj)` and
  * `toInternalValue(data)`; override `getQueryset()` for per-request querysets.
  */
-export class RelatedField extends Field {
+export class RelatedField<O extends RelatedFieldOptions = NoOptions, TOutput = unknown, TInput = RelatedObject<O>>
+  extends Field<TOutput, TInput, O> {
   queryset!: RelatedQuerySet | null;
   htmlCutoff!: number | null;
   htmlCutoffText!: string | null;
 
-  constructor(options: RelatedFieldOptions = {}) {
+  constructor(options: O | RelatedFieldOptions = {}) {
     const { queryset, many, allowEmpty, htmlCutoff, htmlCutoffText, ...rest } = options;
     if (many) {
       // The original's `__new__`: a `many=True` relation is a ManyRelatedField of this class.
-      return manyInit(new.target, options) as unknown as RelatedField;
+      return manyInit(new.target, options) as unknown as RelatedField<O, TOutput, TInput>;
     }
     void allowEmpty;
     super(rest);
@@ -147,8 +155,16 @@ function manyInit(cls: new (options: RelatedFieldOptions) => RelatedField, optio
   return new ManyRelatedField({ ...(listOptions as FieldOptions), childRelation: new cls(childOptions as RelatedFieldOptions) });
 }
 
+/** Options of `ManyRelatedField` (what `many: true` builds). */
+export interface ManyRelatedFieldOptions extends FieldOptions {
+  childRelation: RelatedField;
+  allowEmpty?: boolean;
+  htmlCutoff?: number | null;
+  htmlCutoffText?: string | null;
+}
+
 /** A list of related objects, each handled by `childRelation`. */
-export class ManyRelatedField extends Field {
+export class ManyRelatedField extends Field<unknown[], unknown[], ManyRelatedFieldOptions> {
   static override defaultErrorMessages: Record<string, string> = {
     not_a_list: 'Expected a list of items but got type "{input_type}".',
     empty: 'This list may not be empty.',
@@ -158,7 +174,7 @@ export class ManyRelatedField extends Field {
   htmlCutoff: number | null;
   htmlCutoffText: string | null;
 
-  constructor(options: FieldOptions & { childRelation: RelatedField; allowEmpty?: boolean; htmlCutoff?: number | null; htmlCutoffText?: string | null }) {
+  constructor(options: ManyRelatedFieldOptions) {
     const { childRelation, allowEmpty, htmlCutoff, htmlCutoffText, ...rest } = options;
     assert(childRelation, '`child_relation` is a required argument.');
     super(rest);
@@ -228,8 +244,8 @@ export class ManyRelatedField extends Field {
 }
 
 /** Read-only: the related object's `toString()`. */
-export class StringRelatedField extends RelatedField {
-  constructor(options: RelatedFieldOptions = {}) {
+export class StringRelatedField<O extends RelatedFieldOptions = NoOptions> extends RelatedField<O & { readOnly: true }, string, never> {
+  constructor(options: O | RelatedFieldOptions = {}) {
     super({ ...options, readOnly: true });
   }
 
@@ -247,8 +263,15 @@ function pkValueError(model: ModelCtor, data: unknown): boolean {
   return false;
 }
 
+/** Options of `PrimaryKeyRelatedField`. */
+export interface PrimaryKeyRelatedFieldOptions extends RelatedFieldOptions {
+  /** A field converting the pk value (for example a `UUIDField`). */
+  pkField?: Field;
+}
+
 /** The related object's primary key (the default for `ModelSerializer` relations). */
-export class PrimaryKeyRelatedField extends RelatedField {
+export class PrimaryKeyRelatedField<O extends PrimaryKeyRelatedFieldOptions = NoOptions>
+  extends RelatedField<O, O extends { pkField: infer F } ? FieldOutput<F> : PkOf<RelatedObject<O>>> {
   static override defaultErrorMessages: Record<string, string> = {
     required: 'This field is required.',
     does_not_exist: 'Invalid pk "{pk_value}" - object does not exist.',
@@ -257,7 +280,7 @@ export class PrimaryKeyRelatedField extends RelatedField {
   /** A field converting the pk value (for example a `UUIDField`). */
   pkField!: Field | null;
 
-  constructor(options: RelatedFieldOptions & { pkField?: Field } = {}) {
+  constructor(options: O | PrimaryKeyRelatedFieldOptions = {}) {
     super(options);
     if (this instanceof ManyRelatedField) return;
     this.pkField = options.pkField ?? null;
@@ -288,8 +311,15 @@ export class PrimaryKeyRelatedField extends RelatedField {
   }
 }
 
+/** Options of `SlugRelatedField`. */
+export interface SlugRelatedFieldOptions extends RelatedFieldOptions {
+  /** The related object's attribute to represent it by (`'username'`). */
+  slugField: string;
+}
+
 /** A unique attribute of the related object (`slugField`, e.g. `'username'`). */
-export class SlugRelatedField extends RelatedField {
+export class SlugRelatedField<O extends SlugRelatedFieldOptions = SlugRelatedFieldOptions>
+  extends RelatedField<O, O extends { slugField: infer S } ? S extends keyof RelatedObject<O> ? RelatedObject<O>[S] : unknown : unknown> {
   static override defaultErrorMessages: Record<string, string> = {
     does_not_exist: 'Object with {slug_name}={value} does not exist.',
     invalid: 'Invalid value.',
@@ -297,7 +327,7 @@ export class SlugRelatedField extends RelatedField {
   slugField!: string;
   private slugAttrs!: string[];
 
-  constructor(options: RelatedFieldOptions & { slugField: string }) {
+  constructor(options: O | SlugRelatedFieldOptions) {
     assert(options.slugField !== undefined && options.slugField !== null, 'The `slug_field` argument is required.');
     super(options);
     if (this instanceof ManyRelatedField) return;
@@ -337,7 +367,7 @@ export interface HyperlinkedFieldOptions extends RelatedFieldOptions {
 type ContextRequest = ReverseRequest & { versioningScheme?: { getVersionedViewname?: (name: string, request: unknown) => string } | null };
 
 /** An absolute URL to the related object's detail view. */
-export class HyperlinkedRelatedField extends RelatedField {
+export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = HyperlinkedFieldOptions> extends RelatedField<O, string> {
   static override defaultErrorMessages: Record<string, string> = {
     required: 'This field is required.',
     no_match: 'Invalid hyperlink - No URL match.',
@@ -352,7 +382,7 @@ export class HyperlinkedRelatedField extends RelatedField {
   /** The reverse function (replaceable in tests). */
   reverse = reverse;
 
-  constructor(options: HyperlinkedFieldOptions) {
+  constructor(options: O | HyperlinkedFieldOptions) {
     const { viewName, lookupField, lookupUrlKwarg, format } = options;
     assert(viewName !== undefined && viewName !== null, 'The `view_name` argument is required.');
     super(options);
@@ -447,9 +477,13 @@ export class HyperlinkedRelatedField extends RelatedField {
   }
 }
 
+/** Options of `HyperlinkedIdentityField` (always read-only, `source: '*'`). */
+export type HyperlinkedIdentityFieldOptions = Omit<HyperlinkedFieldOptions, 'source' | 'readOnly'>;
+
 /** The URL of the object itself (read-only, `source: '*'`): the `url` of hyperlinked serializers. */
-export class HyperlinkedIdentityField extends HyperlinkedRelatedField {
-  constructor(options: Omit<HyperlinkedFieldOptions, 'source' | 'readOnly'>) {
+export class HyperlinkedIdentityField<O extends HyperlinkedIdentityFieldOptions = HyperlinkedIdentityFieldOptions>
+  extends HyperlinkedRelatedField<O & HyperlinkedFieldOptions & { readOnly: true }> {
+  constructor(options: O | HyperlinkedIdentityFieldOptions) {
     super({ ...options, readOnly: true, source: '*' });
   }
 
