@@ -41,6 +41,10 @@ import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
 import { isHtmlInput, parseHtmlDict, parseHtmlList } from './utils/html';
 import { collectPending, resolvePending } from './utils/pendingValues';
+import type { NoOptions } from './fieldTypes';
+import type {
+  HyperlinkedMarker, Infer, InferValidated, MetaFieldName, ModelClass, ModelValidatedData,
+} from './serializerTypes';
 // Installs String(field) / String(serializer) (the original's repr).
 import './utils/representation';
 import {
@@ -49,6 +53,11 @@ import {
 } from './utils/fieldMapping';
 
 export { ReturnDict, ReturnList };
+// The original's `serializers.ValidationError`: the same class as `exceptions.ValidationError`.
+export { ValidationError };
+export type {
+  Infer, InferMode, InferValidated, MetaFieldName, ModelAttributeName, ModelClass, ModelValidatedData,
+} from './serializerTypes';
 
 /** The `'__all__'` value of `Meta.fields`. */
 export const ALL_FIELDS = '__all__';
@@ -116,7 +125,10 @@ export function asSerializerError(error: ValidationError): Record<string, unknow
 }
 
 /** A serializer class (for `Meta.listSerializerClass`, nested classes and `many`). */
-export type SerializerClass = new (instance?: unknown, options?: SerializerOptions) => BaseSerializer;
+export type SerializerClass = new (instance?: unknown, options?: SerializerOptions) => AnySerializer;
+
+/** Any serializer instance, whatever its instance and validated data types. */
+export type AnySerializer = BaseSerializer<unknown, unknown>;
 
 // -- BaseSerializer -------------------------------------------------------------------------
 
@@ -125,9 +137,10 @@ export type SerializerClass = new (instance?: unknown, options?: SerializerOptio
  * `validatedData`, `data` / `getData()` and `save()`. Subclass it directly for plain-object
  * serializers, implementing `toRepresentation()` and `toInternalValue()`.
  */
-export abstract class BaseSerializer extends Field {
-  /** The object being represented or updated. */
-  instance!: unknown;
+export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<string, unknown>, O extends FieldOptions = NoOptions>
+  extends Field<unknown, TValidated, O> {
+  /** The object being represented or updated (null when none was given). */
+  instance!: TInstance | null;
   /** The incoming data (`empty` when none was given). */
   initialData!: unknown;
   /** Partial update: missing fields are skipped. */
@@ -160,7 +173,7 @@ export abstract class BaseSerializer extends Field {
     const { instance, data, partial, context, many, allowEmpty, maxLength, minLength, ...fieldOptions } = options;
     void many; void allowEmpty; void maxLength; void minLength;
     super(fieldOptions);
-    this.instance = instance ?? null;
+    this.instance = (instance ?? null) as TInstance | null;
     this.initialData = Object.prototype.hasOwnProperty.call(options, 'data') ? data : empty;
     this.partial = partial ?? false;
     this.rootContext = context ?? {};
@@ -173,7 +186,7 @@ export abstract class BaseSerializer extends Field {
    * Build the `ListSerializer` used for `many: true`. Override to customise the list (or
    * set `Meta.listSerializerClass`).
    */
-  static manyInit(this: SerializerClass, options: SerializerOptions): BaseSerializer {
+  static manyInit(this: SerializerClass, options: SerializerOptions): AnySerializer {
     const { many, allowEmpty, maxLength, minLength, data, ...rest } = options;
     void many; void data;
     const childOptions: SerializerOptions = { ...rest };
@@ -191,12 +204,25 @@ export abstract class BaseSerializer extends Field {
     return new ListClass(listOptions as unknown as ListSerializerOptions);
   }
 
+  /**
+   * `S.asField({ required: false })`: the typed spelling of `new S(options)` as a nested field in
+   * another serializer's `static fields` — the same field at run time, but its value types are
+   * `serializers.Infer<typeof S>` (an array with `many: true`, `| null` with `allowNull: true`).
+   */
+  static asField<C extends SerializerClass, const FO extends SerializerOptions = NoOptions>(
+    this: C, options?: FO,
+  ): Field<Infer<C>, InferValidated<C>, FO> {
+    return new this(options ?? {}) as Field<Infer<C>, InferValidated<C>, FO>;
+  }
+
   /** `S.many(instances, options)`: the typed spelling of `new S(instances, { many: true })`. */
-  static many<T extends typeof BaseSerializer>(this: T, instanceOrOptions?: unknown, options: SerializerOptions = {}): ListSerializer {
+  static many<T extends SerializerClass & Pick<typeof BaseSerializer, 'manyInit'>>(
+    this: T, instanceOrOptions?: unknown, options: SerializerOptions = {},
+  ): ListSerializer {
     const merged = looksLikeOptions(instanceOrOptions) && options && Object.keys(options).length === 0
       ? { ...instanceOrOptions, many: true }
       : { ...options, instance: instanceOrOptions, many: true };
-    return (this as unknown as { manyInit(o: SerializerOptions): ListSerializer }).manyInit(merged);
+    return this.manyInit(merged) as ListSerializer;
   }
 
   override copy(): this {
@@ -210,13 +236,13 @@ export abstract class BaseSerializer extends Field {
   }
 
   /** Turn validated data into a new object; called by `save()` when there is no instance. */
-  create(validatedData: unknown): Promise<unknown> | unknown {
+  create(validatedData: TValidated): Promise<TInstance> | TInstance {
     void validatedData;
     throw new Error('`create()` must be implemented.');
   }
 
   /** Apply validated data to `instance`; called by `save()` when there is an instance. */
-  update(instance: unknown, validatedData: unknown): Promise<unknown> | unknown {
+  update(instance: TInstance, validatedData: TValidated): Promise<TInstance> | TInstance {
     void instance; void validatedData;
     throw new Error('`update()` must be implemented.');
   }
@@ -278,9 +304,9 @@ export abstract class BaseSerializer extends Field {
   }
 
   /** The validated data (after `isValid()`). */
-  get validatedData(): Record<string, unknown> {
+  get validatedData(): TValidated {
     assert(this.hasValidated, 'You must call `.is_valid()` before accessing `.validated_data`.');
-    return this.validatedDataValue as Record<string, unknown>;
+    return this.validatedDataValue as TValidated;
   }
 
   /**
@@ -323,7 +349,7 @@ export abstract class BaseSerializer extends Field {
   }
 
   /** Save the validated data through `create()` or `update()`; returns the instance. */
-  async save(extra: Record<string, unknown> = {}): Promise<unknown> {
+  async save(extra: Record<string, unknown> = {}): Promise<TInstance> {
     assert(this.hasValidated, 'You must call `.is_valid()` before calling `.save()`.');
     assert(!this.hasErrors(), 'You cannot call `.save()` on a serializer with invalid data.');
     assert(!('commit' in extra),
@@ -334,18 +360,20 @@ export abstract class BaseSerializer extends Field {
       'You cannot call `.save()` after accessing `serializer.data`.If you need to access data before committing to the ' +
       "database then inspect 'serializer.validated_data' instead. ");
     const validated = this.mergeExtra(extra);
+    let saved: TInstance | null | undefined;
     if (this.instance !== null && this.instance !== undefined) {
-      this.instance = await this.update(this.instance, validated);
-      assert(this.instance !== null && this.instance !== undefined, '`update()` did not return an object instance.');
+      saved = this.instance = await this.update(this.instance, validated);
+      assert(saved !== null && saved !== undefined, '`update()` did not return an object instance.');
     } else {
-      this.instance = await this.create(validated);
-      assert(this.instance !== null && this.instance !== undefined, '`create()` did not return an object instance.');
+      saved = this.instance = await this.create(validated);
+      assert(saved !== null && saved !== undefined, '`create()` did not return an object instance.');
     }
-    return this.instance;
+    return saved;
   }
 
-  protected mergeExtra(extra: Record<string, unknown>): unknown {
-    return { ...(this.validatedDataValue as Record<string, unknown>), ...extra };
+  /** The validated data with `save()`'s extra values (`save({ owner })`) merged in. */
+  protected mergeExtra(extra: Record<string, unknown>): TValidated {
+    return { ...(this.validatedDataValue as TValidated), ...extra };
   }
 }
 
@@ -424,7 +452,7 @@ function usesDefaultFieldAccessors(cls: object): boolean {
 }
 
 /** The object-level serializer: declared fields, `validate<Field>` hooks and `validate()`. */
-export class Serializer extends BaseSerializer {
+export class Serializer<TInstance = unknown, TValidated = Record<string, unknown>> extends BaseSerializer<TInstance, TValidated> {
   static override defaultErrorMessages: Record<string, string> = {
     invalid: 'Invalid data. Expected a dictionary, but got {datatype}.',
   };
@@ -537,11 +565,11 @@ export class Serializer extends BaseSerializer {
   }
 
   override async runValidation(data: unknown = empty): Promise<unknown> {
-    return this.runFullValidation(data, (value) => this.validate(value as Record<string, unknown>));
+    return this.runFullValidation(data, (value) => this.validate(value as TValidated));
   }
 
   /** Object-level validation: check `attrs` across fields and return them (possibly changed). */
-  validate(attrs: Record<string, unknown>): Promise<Record<string, unknown>> | Record<string, unknown> {
+  validate(attrs: TValidated): Promise<TValidated> | TValidated {
     return attrs;
   }
 
@@ -661,7 +689,7 @@ function treeNode(tree: RelationTree, name: string, model: ModelCtor): RelationT
 }
 
 /** Record in `tree` every relation `serializer`'s readable fields will read on `model` rows. */
-function collectRelations(serializer: Serializer, model: ModelCtor, tree: RelationTree): void {
+function collectRelations(serializer: Serializer<unknown, unknown>, model: ModelCtor, tree: RelationTree): void {
   for (const field of serializer.readableFields) collectFieldRelations(field, model, tree);
 }
 
@@ -715,18 +743,18 @@ async function loadRelationTree(instances: Model[], model: ModelCtor, tree: Rela
 
 /** Options of `ListSerializer`. */
 export interface ListSerializerOptions extends SerializerOptions {
-  child: BaseSerializer;
+  child: AnySerializer;
 }
 
 /** Many objects, each handled by `child` (what `many: true` builds). */
-export class ListSerializer extends BaseSerializer {
+export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
   static override defaultErrorMessages: Record<string, string> = {
     not_a_list: 'Expected a list of items but got type "{input_type}".',
     empty: 'This list may not be empty.',
     max_length: 'Ensure this field has no more than {max_length} elements.',
     min_length: 'Ensure this field has at least {min_length} elements.',
   };
-  child!: BaseSerializer;
+  child!: AnySerializer;
   allowEmpty!: boolean;
   maxLength!: number | null;
   minLength!: number | null;
@@ -851,7 +879,7 @@ export class ListSerializer extends BaseSerializer {
       'class and override `.update()` so you can specify the behavior exactly.');
   }
 
-  protected override mergeExtra(extra: Record<string, unknown>): unknown {
+  protected override mergeExtra(extra: Record<string, unknown>): unknown[] {
     return (this.validatedDataValue as Array<Record<string, unknown>>).map((attrs) => ({ ...attrs, ...extra }));
   }
 
@@ -869,7 +897,7 @@ export class ListSerializer extends BaseSerializer {
     return returnList(errors as unknown[], this);
   }
 
-  override get validatedData(): Record<string, unknown> {
+  override get validatedData(): unknown[] {
     return super.validatedData;
   }
 }
@@ -890,6 +918,50 @@ export interface ModelSerializerMeta {
   /** Replace the generated (unique-together) validators. */
   validators?: Validator[];
   listSerializerClass?: typeof ListSerializer;
+}
+
+/** The names a `meta()` list holds, as a read-only array of their union (so a subclass may list fewer). */
+type NameList<L> = L extends readonly (infer E)[] ? readonly E[] : L;
+
+/** The exactly typed `Meta` that `meta()` returns (assignable to `ModelSerializerMeta`). */
+export interface TypedModelSerializerMeta<C extends ModelClass, F, X, R, K> {
+  model: C;
+  fields: NameList<F>;
+  exclude: NameList<X>;
+  readOnlyFields: NameList<R>;
+  extraKwargs: K;
+  depth?: number;
+  validators?: Validator[];
+  listSerializerClass?: typeof ListSerializer;
+}
+
+/**
+ * The typed spelling of a `ModelSerializer`'s `static Meta`:
+ * `static Meta = serializers.meta({ model: Book, fields: ['id', 'title'] });`. Every name in
+ * `fields`, `exclude`, `readOnlyFields` and `extraKwargs` must be an attribute of the model, a
+ * declared field (pass the class's `this.fields` as second argument) or `url`: a typo fails to
+ * compile. Returns the same object, typed exactly, so `serializers.Infer` can read it.
+ */
+export function meta<
+  C extends ModelClass,
+  const F extends readonly MetaFieldName<C, D>[] | typeof ALL_FIELDS | undefined = undefined,
+  const X extends readonly MetaFieldName<C, D>[] | undefined = undefined,
+  const R extends readonly MetaFieldName<C, D>[] | undefined = undefined,
+  const K extends Readonly<Record<string, Readonly<Record<string, unknown>>>> = NoOptions,
+  D extends object = NoOptions,
+>(spec: {
+  model: C;
+  fields?: F;
+  exclude?: X;
+  readOnlyFields?: R;
+  extraKwargs?: K & { [P in Exclude<keyof K, MetaFieldName<C, D>>]: never };
+  depth?: number;
+  validators?: Validator[];
+  listSerializerClass?: typeof ListSerializer;
+}, declared?: D): TypedModelSerializerMeta<C, F, X, R, K>;
+export function meta(spec: ModelSerializerMeta, declared?: object): ModelSerializerMeta {
+  void declared;
+  return spec;
 }
 
 type FieldBuild = [FieldClass, FieldKwargs];
@@ -916,7 +988,7 @@ function modelOf(meta: ModelSerializerMeta): ModelCtor {
  * A `Serializer` whose fields, validators and `create()`/`update()` are generated from a
  * model (`static Meta = { model, fields }`). Declared fields override generated ones.
  */
-export class ModelSerializer extends Serializer {
+export class ModelSerializer<M extends Model = Model, TValidated extends object = ModelValidatedData<M>> extends Serializer<M, TValidated> {
   /** Model field class name -> serializer field class. */
   static serializerFieldMapping: Readonly<Record<string, FieldClass>> = serializerFieldMapping;
   /** The field class for relations. */
@@ -1261,7 +1333,7 @@ export class ModelSerializer extends Serializer {
    * Create the model instance, setting to-many relations afterwards. A unique constraint
    * violated by a concurrent request becomes a `ValidationError`, not a server error.
    */
-  override async create(validatedData: unknown): Promise<unknown> {
+  override async create(validatedData: TValidated): Promise<M> {
     const data = validatedData as Record<string, unknown>;
     this.raiseErrorsOnNestedWrites('create', data);
     const model = modelOf(metaOf(this));
@@ -1274,16 +1346,16 @@ export class ModelSerializer extends Serializer {
     }
     for (const [relation, value] of belongsTo) attachRelated(instance, relation.name, value);
     await this.setManyRelations(model, instance, toMany);
-    return instance;
+    return instance as M;
   }
 
   /** Apply the validated data to `instance`, save it and set to-many relations. */
-  override async update(instance: unknown, validatedData: unknown): Promise<unknown> {
+  override async update(instance: M, validatedData: TValidated): Promise<M> {
     const data = validatedData as Record<string, unknown>;
     this.raiseErrorsOnNestedWrites('update', data);
     const model = modelOf(metaOf(this));
     const { values, belongsTo, toMany } = this.splitRelations(model, data);
-    const row = instance as Model;
+    const row = instance;
     for (const [key, value] of Object.entries(values)) row.set(key, value as never);
     try {
       await row.save();
@@ -1358,7 +1430,10 @@ function forwardRelations(info: ModelInfo): string[] {
 }
 
 /** A `ModelSerializer` whose relations (and own identity, `url`) are hyperlinks. */
-export class HyperlinkedModelSerializer extends ModelSerializer {
+export class HyperlinkedModelSerializer<M extends Model = Model, TValidated extends object = ModelValidatedData<M>>
+  extends ModelSerializer<M, TValidated> {
+  /** Type-level only: `serializers.Infer` represents this serializer's relations as URLs. */
+  declare static readonly '~hyperlinked'?: HyperlinkedMarker['~hyperlinked'];
   static override serializerRelatedField: FieldClass = HyperlinkedRelatedField as unknown as FieldClass;
 
   override getDefaultFieldNames(declared: Map<string, Field>, info: ModelInfo): string[] {

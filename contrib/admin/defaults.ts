@@ -31,8 +31,8 @@ export class UserAdminSerializer extends ModelSerializer {
   }
 
   /** Create the user with a hashed password (unusable when left blank). */
-  override async create(validatedData: unknown): Promise<unknown> {
-    const { password, ...rest } = validatedData as Record<string, unknown>;
+  override async create(validatedData: Record<string, unknown>): Promise<Model> {
+    const { password, ...rest } = validatedData;
     const user = await super.create(rest) as Model & { setPassword(raw: string | null): Promise<void> };
     await user.setPassword(typeof password === 'string' && password ? password : null);
     await user.save();
@@ -40,8 +40,8 @@ export class UserAdminSerializer extends ModelSerializer {
   }
 
   /** Update the user; a non-blank password replaces the current one. */
-  override async update(instance: unknown, validatedData: unknown): Promise<unknown> {
-    const { password, ...rest } = validatedData as Record<string, unknown>;
+  override async update(instance: Model, validatedData: Record<string, unknown>): Promise<Model> {
+    const { password, ...rest } = validatedData;
     const user = await super.update(instance, rest) as Model & { setPassword(raw: string | null): Promise<void> };
     if (typeof password === 'string' && password) {
       await user.setPassword(password);
