@@ -21,6 +21,6 @@ export class FeatureSerializer extends serializers.Serializer {
     choice: new fields.ChoiceField({ choices: ['a', 'b'] }),
     tags: new fields.ListField({ child: new fields.CharField({ maxLength: 3 }) }),
     when: new fields.DateTimeField({ required: false }),
-    nested: new NestedSerializer({ required: false }),
+    nested: NestedSerializer.asField({ required: false }),
   };
 }

@@ -7,24 +7,24 @@ import { serializers } from 'api_framework';
 import { Group, User } from 'api_framework/contrib/auth';
 
 /** A user: `url, username, email, groups` (links to the groups). */
-export class UserSerializer extends serializers.HyperlinkedModelSerializer {
-  static Meta: serializers.ModelSerializerMeta = {
+export class UserSerializer extends serializers.HyperlinkedModelSerializer<User> {
+  static Meta = serializers.meta({
     model: User,
     fields: ['url', 'username', 'email', 'groups'],
     extraKwargs: {
       url: { viewName: 'quickstart:user-detail' },
       groups: { viewName: 'quickstart:group-detail' },
     },
-  };
+  });
 }
 
 /** A group: `url, name`. */
-export class GroupSerializer extends serializers.HyperlinkedModelSerializer {
-  static Meta: serializers.ModelSerializerMeta = {
+export class GroupSerializer extends serializers.HyperlinkedModelSerializer<Group> {
+  static Meta = serializers.meta({
     model: Group,
     fields: ['url', 'name'],
     extraKwargs: {
       url: { viewName: 'quickstart:group-detail' },
     },
-  };
+  });
 }

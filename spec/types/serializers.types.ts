@@ -3,6 +3,8 @@
 // to compile, and `serializers.ValidationError`. Compiled by `npm run typecheck`, never run.
 import { fields, relations, serializers } from 'api_framework';
 import { BaseModel, type Manager } from 'api_framework/db';
+import { GroupSerializer } from '../../demo/quickstart/serializers';
+import { SnippetSerializer, UserSerializer } from '../../demo/snippets/serializers';
 import { assertTrue, type Equal, expectExactType, expectType } from './expectType';
 
 class Author extends BaseModel {
@@ -244,3 +246,24 @@ class TitleSerializer extends serializers.Serializer {
   }
 }
 void TitleSerializer;
+
+// -- The demo's serializers are typed -----------------------------------------------------------
+
+assertTrue<Equal<serializers.Infer<typeof SnippetSerializer>, {
+  id: number;
+  title: string;
+  code: string;
+  linenos: boolean;
+  language: string;
+  style: string;
+  owner: unknown;
+}>>();
+assertTrue<Equal<serializers.InferValidated<typeof SnippetSerializer>, {
+  title?: string;
+  code?: string;
+  linenos?: boolean;
+  language?: string;
+  style?: string;
+}>>();
+assertTrue<Equal<serializers.Infer<typeof UserSerializer>, { id: number; username: string; snippets: number[] }>>();
+assertTrue<Equal<serializers.Infer<typeof GroupSerializer>, { url: string; name: string }>>();
