@@ -216,7 +216,7 @@ let lastGetters: Set<string> | null = null;
 
 /** Whether a Sequelize model class defines a custom getter for `attr` (then read through it). */
 function hasCustomGetter(instance: object, attr: string): boolean {
-  return classHasCustomGetter(instance.constructor as unknown as object, attr);
+  return classHasCustomGetter(instance.constructor, attr);
 }
 
 /**
@@ -544,7 +544,7 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
 
   /** The context given to the root serializer (`request`, `view`, `format`...). */
   get context(): Record<string, unknown> {
-    const root = this.root as unknown as { rootContext?: Record<string, unknown> };
+    const root = this.root as FieldParent & { rootContext?: Record<string, unknown> };
     return root.rootContext ?? {};
   }
 }
@@ -1712,7 +1712,7 @@ export class FileField<O extends FileFieldOptions = NoOptions> extends Field<str
 
   override toRepresentation(value: unknown): unknown {
     if (!value) return null;
-    const useUrl = this.useUrl ?? (apiSettings as unknown as Record<string, unknown>).UPLOADED_FILES_USE_URL ?? true;
+    const useUrl = this.useUrl ?? apiSettings.UPLOADED_FILES_USE_URL ?? true;
     const file = typeof value === 'string' ? { name: value } : value as Partial<UploadedFile>;
     if (useUrl) {
       if (!file.url) return null;
@@ -2128,7 +2128,7 @@ export class SerializerMethodField<O extends SerializerMethodFieldOptions = NoOp
   override bind(fieldName: string, parent: FieldParent): void {
     super.bind(fieldName, parent);
     const name = this.methodName ?? methodNameFor('get', fieldName);
-    const method = (parent as unknown as Record<string, unknown>)[name];
+    const method: unknown = Reflect.get(parent, name);
     assert(typeof method === 'function',
       `SerializerMethodField \`${fieldName}\` on \`${parent.constructor.name}\` needs a method \`${name}(obj)\` on the serializer.`);
     this.methodName = this.methodName ?? null;

@@ -218,7 +218,7 @@ export class ManyRelatedField extends Field<unknown[], unknown[], ManyRelatedFie
   }
 
   override getAttribute(instance: unknown): unknown {
-    if (isModelInstance(instance) && (instance as unknown as { isNewRecord?: boolean }).isNewRecord) return [];
+    if (isModelInstance(instance) && instance.isNewRecord) return [];
     const relationship = getAttribute(instance, this.sourceAttrs);
     return relationship ?? [];
   }
@@ -294,7 +294,7 @@ export class PrimaryKeyRelatedField<O extends PrimaryKeyRelatedFieldOptions = No
     let value = data;
     if (this.pkField) value = await this.pkField.toInternalValue(value);
     const queryset = this.getQueryset();
-    if (typeof value === 'boolean' || value === null || typeof value === 'object' || pkValueError(queryset.model as unknown as ModelCtor, value)) {
+    if (typeof value === 'boolean' || value === null || typeof value === 'object' || pkValueError(queryset.model as ModelCtor, value)) {
       return this.fail('incorrect_type', { data_type: pythonTypeName(value) });
     }
     try {

@@ -168,7 +168,7 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
       options = { instance: instanceOrOptions };
     }
     if (options.many) {
-      return (new.target as unknown as { manyInit(options: SerializerOptions): BaseSerializer }).manyInit(options) as never;
+      return (new.target as unknown as { manyInit(options: SerializerOptions): AnySerializer }).manyInit(options) as never;
     }
     const { instance, data, partial, context, many, allowEmpty, maxLength, minLength, ...fieldOptions } = options;
     void many; void allowEmpty; void maxLength; void minLength;
@@ -192,16 +192,16 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
     const childOptions: SerializerOptions = { ...rest };
     delete childOptions.instance;
     const child = new this(childOptions);
-    const listOptions: Record<string, unknown> = { child };
+    const listOptions: ListSerializerOptions = { child };
     if (allowEmpty !== undefined) listOptions.allowEmpty = allowEmpty;
     if (maxLength !== undefined) listOptions.maxLength = maxLength;
     if (minLength !== undefined) listOptions.minLength = minLength;
     for (const [key, value] of Object.entries(options)) {
-      if (LIST_SERIALIZER_KWARGS.has(key) && !(key in listOptions)) listOptions[key] = value;
+      if (LIST_SERIALIZER_KWARGS.has(key) && !(key in listOptions)) Object.assign(listOptions, { [key]: value });
     }
-    const meta = (this as unknown as { Meta?: { listSerializerClass?: typeof ListSerializer } }).Meta;
+    const meta = (this as SerializerClass & { Meta?: { listSerializerClass?: typeof ListSerializer } }).Meta;
     const ListClass = meta?.listSerializerClass ?? ListSerializer;
-    return new ListClass(listOptions as unknown as ListSerializerOptions);
+    return new ListClass(listOptions);
   }
 
   /**
@@ -506,7 +506,7 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
       this.writable = [...this.fields.values()]
         .filter((f) => !f.readOnly)
         .map((field) => {
-          const hook = (this as unknown as Record<string, unknown>)[methodNameFor('validate', field.fieldName)];
+          const hook: unknown = Reflect.get(this, methodNameFor('validate', field.fieldName));
           return { field, hook: typeof hook === 'function' ? (hook as (value: unknown) => unknown).bind(this) : null };
         });
     }
@@ -992,13 +992,13 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   /** Model field class name -> serializer field class. */
   static serializerFieldMapping: Readonly<Record<string, FieldClass>> = serializerFieldMapping;
   /** The field class for relations. */
-  static serializerRelatedField: FieldClass = PrimaryKeyRelatedField as unknown as FieldClass;
+  static serializerRelatedField: FieldClass = PrimaryKeyRelatedField;
   /** The field class for relations to a non-pk target key. */
-  static serializerRelatedToField: FieldClass = SlugRelatedField as unknown as FieldClass;
+  static serializerRelatedToField: FieldClass = SlugRelatedField;
   /** The field class for the object's own URL. */
-  static serializerUrlField: FieldClass = HyperlinkedIdentityField as unknown as FieldClass;
+  static serializerUrlField: FieldClass = HyperlinkedIdentityField;
   /** The field class for columns with choices. */
-  static serializerChoiceField: FieldClass = ChoiceField as unknown as FieldClass;
+  static serializerChoiceField: FieldClass = ChoiceField;
 
   /** The name of the URL field (default: `URL_FIELD_NAME`). */
   get urlFieldName(): string {
@@ -1146,7 +1146,7 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
     class NestedSerializer extends Base {
       static Meta: ModelSerializerMeta = { model: relation.target, depth: depth - 1, fields: ALL_FIELDS };
     }
-    return [NestedSerializer as unknown as FieldClass, getNestedRelationKwargs(relation)];
+    return [NestedSerializer, getNestedRelationKwargs(relation)];
   }
 
   /** The serializer class nested serializers (for `depth`) derive from. */
@@ -1157,7 +1157,7 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   /** A model method or property: read-only. */
   buildPropertyField(fieldName: string, model: ModelCtor): FieldBuild {
     void fieldName; void model;
-    return [ReadOnlyField as unknown as FieldClass, {}];
+    return [ReadOnlyField, {}];
   }
 
   /** The object's own URL. */
@@ -1340,7 +1340,7 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
     const { values, belongsTo, toMany } = this.splitRelations(model, data);
     let instance: Model;
     try {
-      instance = await (model as unknown as { objects: { create(v: Record<string, unknown>): Promise<Model> } }).objects.create(values);
+      instance = await (model as ModelCtor & { objects: { create(v: Record<string, unknown>): Promise<Model> } }).objects.create(values);
     } catch (error) {
       throw this.translateIntegrityError(error, model);
     }
@@ -1404,15 +1404,15 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
 
 function attachRelated(instance: Model, name: string, value: unknown): void {
   (instance.dataValues as Record<string, unknown>)[name] = value;
-  (instance as unknown as Record<string, unknown>)[name] = value;
+  Object.assign(instance, { [name]: value });
 }
 
 function modelQueryset(model: ModelCtor): unknown {
-  return (model as unknown as { objects: { all(): unknown } }).objects.all();
+  return (model as ModelCtor & { objects: { all(): unknown } }).objects.all();
 }
 
 function uniqueTogetherOf(model: ModelCtor): ReadonlyArray<readonly string[]> {
-  return (model as unknown as { meta?: { uniqueTogether?: ReadonlyArray<readonly string[]> } }).meta?.uniqueTogether ?? [];
+  return (model as ModelCtor & { meta?: { uniqueTogether?: ReadonlyArray<readonly string[]> } }).meta?.uniqueTogether ?? [];
 }
 
 function unique(names: string[]): string[] {
@@ -1434,7 +1434,7 @@ export class HyperlinkedModelSerializer<M extends Model = Model, TValidated exte
   extends ModelSerializer<M, TValidated> {
   /** Type-level only: `serializers.Infer` represents this serializer's relations as URLs. */
   declare static readonly '~hyperlinked'?: HyperlinkedMarker['~hyperlinked'];
-  static override serializerRelatedField: FieldClass = HyperlinkedRelatedField as unknown as FieldClass;
+  static override serializerRelatedField: FieldClass = HyperlinkedRelatedField;
 
   override getDefaultFieldNames(declared: Map<string, Field>, info: ModelInfo): string[] {
     return unique([this.urlFieldName, ...declared.keys(), ...modelColumns(info), ...forwardRelations(info)]);
