@@ -1,23 +1,29 @@
 /**
  * Generic views: `GenericAPIView` adds querysets, serializers, object lookup, filtering and
  * pagination to `APIView`, and the concrete classes below combine it with the model mixins.
+ * Each takes the model type `M` (and optionally the serializer type `S`), so `getObject()`
+ * resolves to an `M`, `getQueryset()` is a `QuerySet<M>` and `performDestroy()` receives an
+ * `M`; without them a view works on `Model` and any serializer, as before.
  *
  * @example
  * class SnippetList extends ListCreateAPIView<Snippet> {
- *   queryset = Snippet.objects.all();
- *   serializerClass = SnippetSerializer;
+ *   override queryset = Snippet.objects.all();
+ *   override serializerClass = SnippetSerializer;
  * }
  */
 import assert from 'node:assert';
 import { NotFound } from './exceptions';
 import { ObjectDoesNotExist, ValueError } from './core/db/errors';
+import type { Model } from 'sequelize-typescript';
 import type { Q, Lookups } from './core/db/q';
 import type { AnyModelClass } from './core/db/fieldInfo';
+import type { QuerySet } from './core/db/queryset';
+import type { FilterView } from './filters';
 import type { BasePagination, Paginatable } from './pagination';
 import type { Request } from './request';
 import type { Response } from './response';
 import { apiSettings } from './settings';
-import { APIView } from './views';
+import { APIView, declareViewAttributes } from './views';
 import './checks';
 import {
   CreateModelMixin,
@@ -48,6 +54,12 @@ export interface SerializerOptions {
   context?: Record<string, unknown>;
 }
 
+/** The options of `getSerializer(instance, options)`: all but the instance. */
+export type InstanceSerializerOptions = Omit<SerializerOptions, 'instance'>;
+
+/** The options of `getSerializer(instances, { many: true })`. */
+export type ManySerializerOptions = InstanceSerializerOptions & { many: true };
+
 /** What generic views and mixins need of a serializer instance. */
 export interface GenericSerializer {
   isValid(options?: { raiseException?: boolean }): Promise<boolean>;
@@ -56,16 +68,12 @@ export interface GenericSerializer {
   readonly instance?: unknown;
 }
 
-/** A serializer class, as `serializerClass` holds it. */
-export type GenericSerializerClass = new (options: SerializerOptions) => GenericSerializer;
+/** A serializer class, as `serializerClass` holds it: its instances are `S`. */
+export type GenericSerializerClass<S extends GenericSerializer = GenericSerializer> = new (options: SerializerOptions) => S;
 
-/** A filter backend, as `filterBackends` lists it (see lib/filters.ts). */
+/** A filter backend, as `filterBackends` lists it (see lib/filters.ts): it narrows any queryset to its own type. */
 export interface GenericFilterBackend {
-  filterQueryset(
-    request: GenericAPIView['request'],
-    queryset: GenericQuerySet<unknown>,
-    view: GenericAPIView,
-  ): GenericQuerySet<unknown> | Promise<GenericQuerySet<unknown>>;
+  filterQueryset<QS extends GenericQuerySet<unknown>>(request: GenericAPIView['request'], queryset: QS, view: FilterView): QS | Promise<QS>;
 }
 
 /** A filter backend class. */
@@ -73,6 +81,9 @@ export type GenericFilterBackendClass = new () => object;
 
 /** A pagination class. */
 export type PaginationClass = new () => BasePagination;
+
+/** The `orderingFields` a view allows (`OrderingFilter`): names, `[name, label]` pairs or `'__all__'`. */
+export type OrderingFields = readonly (string | readonly [string, string])[] | '__all__';
 
 function isFilterBackend(value: object): value is GenericFilterBackend {
   return typeof (value as { filterQueryset?: unknown }).filterQueryset === 'function';
@@ -94,12 +105,22 @@ export async function getObjectOr404<M>(queryset: GenericQuerySet<M>, lookups: L
   }
 }
 
-/** Base class for all other generic views. */
-export class GenericAPIView extends APIView {
+/** A single argument of `getSerializer()` is its options when it is a plain object, else the instance. */
+function isOptionsObject(value: unknown): value is SerializerOptions {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Base class for all other generic views. `M` is the model the view works on (`getObject()`
+ * resolves to one), `S` the serializer type `getSerializer()` builds.
+ */
+export class GenericAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends APIView {
   // You'll need to either set these attributes, or override `getQueryset()` / `getSerializerClass()`.
   // A queryset is immutable and lazy: `getQueryset()` hands each request a fresh `.all()` of it.
-  queryset?: GenericQuerySet<unknown> | null = undefined;
-  serializerClass?: GenericSerializerClass | null = undefined;
+  queryset?: QuerySet<M> | null = undefined;
+  serializerClass?: GenericSerializerClass<S> | null = undefined;
 
   /** The model field used for object lookup (`pk` by default). */
   lookupField = 'pk';
@@ -111,13 +132,23 @@ export class GenericAPIView extends APIView {
   /** The pagination class; `undefined` means `DEFAULT_PAGINATION_CLASS`, `null` turns it off. */
   paginationClass?: PaginationClass | null = undefined;
 
+  // What the filter backends read (see lib/filters.ts); unset until a subclass sets them.
+  /** `SearchFilter`'s fields: `['title', '=language', 'owner__username']` (`^` starts-with, `=` exact, `@` full text, `$` regex). */
+  searchFields?: readonly string[] | null;
+  /** `OrderingFilter`'s allowed orderings; unset means the serializer's readable model fields. */
+  orderingFields?: OrderingFields | null;
+  /** The default ordering applied by `OrderingFilter` when the request names none. */
+  ordering?: string | readonly string[] | null;
+  /** `FieldFilterBackend`'s fields: `['language', 'owner__username']` (`?language=python`). */
+  filtersetFields?: readonly string[] | null;
+
   #paginator: BasePagination | null | undefined = undefined;
 
   /**
    * The list of items for this view: by default a fresh copy of `queryset` for every request.
    * Override it to depend on the request (e.g. only the user's own objects).
    */
-  getQueryset(): GenericQuerySet<unknown> {
+  getQueryset(): QuerySet<M> {
     assert(
       this.queryset !== null && this.queryset !== undefined,
       `'${this.constructor.name}' should either include a \`queryset\` attribute, or override the \`getQueryset()\` method.`,
@@ -129,7 +160,7 @@ export class GenericAPIView extends APIView {
    * The object the view displays: looked up by `lookupField` in the filtered queryset, with
    * the object permissions checked. Override for lookups on several fields.
    */
-  async getObject(): Promise<unknown> {
+  async getObject(): Promise<M> {
     const queryset = await this.filterQueryset(this.getQueryset());
     const lookupUrlKwarg = this.lookupUrlKwarg || this.lookupField;
     assert(
@@ -143,8 +174,22 @@ export class GenericAPIView extends APIView {
     return obj;
   }
 
-  /** A serializer instance for validating input and serializing output, with the context set. */
-  getSerializer(options: SerializerOptions = {}): GenericSerializer {
+  /**
+   * A serializer instance for validating input and serializing output, with the context set:
+   * `getSerializer({ data })`, `getSerializer(instance, { data, partial })`, or for a list
+   * `getSerializer(page, { many: true })` (a list serializer: typed by what every serializer
+   * class promises, as `serializerClass` may set `Meta.listSerializerClass`).
+   */
+  getSerializer(instances: readonly M[], options: ManySerializerOptions): GenericSerializer;
+  getSerializer(options: SerializerOptions & { many: true }): GenericSerializer;
+  getSerializer(instance: M | null | undefined, options?: InstanceSerializerOptions): S;
+  getSerializer(options?: SerializerOptions): S;
+  getSerializer(...args: [SerializerOptions?] | [M | readonly M[] | null | undefined, InstanceSerializerOptions?]): S | GenericSerializer {
+    const [first, second] = args;
+    let options: SerializerOptions;
+    if (args.length >= 2) options = { instance: first, ...second };
+    else if (first === undefined) options = {};
+    else options = isOptionsObject(first) ? first : { instance: first };
     const serializerClass = this.getSerializerClass();
     return new serializerClass({ ...options, context: options.context ?? this.getSerializerContext() });
   }
@@ -153,7 +198,7 @@ export class GenericAPIView extends APIView {
    * The serializer class: `serializerClass` by default. Override to vary it per request
    * or action (e.g. a different serializer for admins).
    */
-  getSerializerClass(): GenericSerializerClass {
+  getSerializerClass(): GenericSerializerClass<S> {
     assert(
       this.serializerClass !== null && this.serializerClass !== undefined,
       `'${this.constructor.name}' should either include a \`serializerClass\` attribute, or override the ` +
@@ -177,7 +222,7 @@ export class GenericAPIView extends APIView {
    * Run the queryset through every filter backend in turn. Called for lists and also for
    * object lookups, so a filtered-out object is a 404.
    */
-  async filterQueryset(queryset: GenericQuerySet<unknown>): Promise<GenericQuerySet<unknown>> {
+  async filterQueryset(queryset: QuerySet<M>): Promise<QuerySet<M>> {
     let result = queryset;
     for (const backendClass of this.getFilterBackends()) {
       const backend = new backendClass();
@@ -215,18 +260,39 @@ export class GenericAPIView extends APIView {
   }
 }
 
+declareViewAttributes(GenericAPIView, ['searchFields', 'orderingFields', 'ordering', 'filtersetFields']);
+
 // Concrete view classes that provide method handlers by composing the mixins with GenericAPIView.
+// Each mixin application is its own constant: TypeScript keeps `GenericAPIView`'s type
+// parameters through one mixin call at a time, so `ListCreateAPIView<M, S>` can pass them on.
+// The interface merged with each class types the mixins' hooks by `M` and `S`.
+
+const CreateBase = CreateModelMixin(GenericAPIView);
+const ListBase = ListModelMixin(GenericAPIView);
+const RetrieveBase = RetrieveModelMixin(GenericAPIView);
+const DestroyBase = DestroyModelMixin(GenericAPIView);
+const UpdateBase = UpdateModelMixin(GenericAPIView);
+const ListCreateBase = ListModelMixin(CreateBase);
+const RetrieveUpdateBase = RetrieveModelMixin(UpdateBase);
+const RetrieveDestroyBase = RetrieveModelMixin(DestroyBase);
+const UpdateDestroyBase = UpdateModelMixin(DestroyBase);
+const RetrieveUpdateDestroyBase = RetrieveModelMixin(UpdateDestroyBase);
 
 /** Concrete view for creating a model instance. */
-export class CreateAPIView extends CreateModelMixin(GenericAPIView) {
+export class CreateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends CreateBase<M, S> {
   /** POST: create. */
   async post(request: Request): Promise<Response> {
     return this.create(request);
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface CreateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the new instance; override to add values from the request (e.g. the owner). */
+  performCreate(serializer: S): Promise<void>;
+}
 
 /** Concrete view for listing a queryset. */
-export class ListAPIView extends ListModelMixin(GenericAPIView) {
+export class ListAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends ListBase<M, S> {
   /** GET: list. */
   async get(request: Request): Promise<Response> {
     return this.list(request);
@@ -234,7 +300,7 @@ export class ListAPIView extends ListModelMixin(GenericAPIView) {
 }
 
 /** Concrete view for retrieving a model instance. */
-export class RetrieveAPIView extends RetrieveModelMixin(GenericAPIView) {
+export class RetrieveAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends RetrieveBase<M, S> {
   /** GET: retrieve. */
   async get(request: Request): Promise<Response> {
     return this.retrieve(request);
@@ -242,15 +308,20 @@ export class RetrieveAPIView extends RetrieveModelMixin(GenericAPIView) {
 }
 
 /** Concrete view for deleting a model instance. */
-export class DestroyAPIView extends DestroyModelMixin(GenericAPIView) {
+export class DestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends DestroyBase<M, S> {
   /** DELETE: destroy. */
   async delete(request: Request): Promise<Response> {
     return this.destroy(request);
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface DestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Delete the instance; override for soft deletes or side effects. */
+  performDestroy(instance: M): Promise<void>;
+}
 
 /** Concrete view for updating a model instance. */
-export class UpdateAPIView extends UpdateModelMixin(GenericAPIView) {
+export class UpdateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends UpdateBase<M, S> {
   /** PUT: full update. */
   async put(request: Request): Promise<Response> {
     return this.update(request);
@@ -261,9 +332,14 @@ export class UpdateAPIView extends UpdateModelMixin(GenericAPIView) {
     return this.partialUpdate(request);
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface UpdateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the updated instance; override to add values from the request. */
+  performUpdate(serializer: S): Promise<void>;
+}
 
 /** Concrete view for listing a queryset or creating a model instance. */
-export class ListCreateAPIView extends ListModelMixin(CreateModelMixin(GenericAPIView)) {
+export class ListCreateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends ListCreateBase<M, S> {
   /** GET: list. */
   async get(request: Request): Promise<Response> {
     return this.list(request);
@@ -274,9 +350,14 @@ export class ListCreateAPIView extends ListModelMixin(CreateModelMixin(GenericAP
     return this.create(request);
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface ListCreateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the new instance; override to add values from the request (e.g. the owner). */
+  performCreate(serializer: S): Promise<void>;
+}
 
 /** Concrete view for retrieving or updating a model instance. */
-export class RetrieveUpdateAPIView extends RetrieveModelMixin(UpdateModelMixin(GenericAPIView)) {
+export class RetrieveUpdateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends RetrieveUpdateBase<M, S> {
   /** GET: retrieve. */
   async get(request: Request): Promise<Response> {
     return this.retrieve(request);
@@ -291,10 +372,15 @@ export class RetrieveUpdateAPIView extends RetrieveModelMixin(UpdateModelMixin(G
   async patch(request: Request): Promise<Response> {
     return this.partialUpdate(request);
   }
+}
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface RetrieveUpdateAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the updated instance; override to add values from the request. */
+  performUpdate(serializer: S): Promise<void>;
 }
 
 /** Concrete view for retrieving or deleting a model instance. */
-export class RetrieveDestroyAPIView extends RetrieveModelMixin(DestroyModelMixin(GenericAPIView)) {
+export class RetrieveDestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends RetrieveDestroyBase<M, S> {
   /** GET: retrieve. */
   async get(request: Request): Promise<Response> {
     return this.retrieve(request);
@@ -305,11 +391,15 @@ export class RetrieveDestroyAPIView extends RetrieveModelMixin(DestroyModelMixin
     return this.destroy(request);
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- merged with the class, whose type parameters it must repeat
+export interface RetrieveDestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Delete the instance; override for soft deletes or side effects. */
+  performDestroy(instance: M): Promise<void>;
+}
 
 /** Concrete view for retrieving, updating or deleting a model instance. */
-export class RetrieveUpdateDestroyAPIView extends RetrieveModelMixin(
-  UpdateModelMixin(DestroyModelMixin(GenericAPIView)),
-) {
+export class RetrieveUpdateDestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer>
+  extends RetrieveUpdateDestroyBase<M, S> {
   /** GET: retrieve. */
   async get(request: Request): Promise<Response> {
     return this.retrieve(request);
@@ -329,4 +419,10 @@ export class RetrieveUpdateDestroyAPIView extends RetrieveModelMixin(
   async delete(request: Request): Promise<Response> {
     return this.destroy(request);
   }
+}
+export interface RetrieveUpdateDestroyAPIView<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the updated instance; override to add values from the request. */
+  performUpdate(serializer: S): Promise<void>;
+  /** Delete the instance; override for soft deletes or side effects. */
+  performDestroy(instance: M): Promise<void>;
 }

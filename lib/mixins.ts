@@ -4,11 +4,14 @@
  * HTTP method yet, so they compose freely. Concrete views (lib/generics.ts) and viewsets
  * (lib/viewsets.ts) bind them to `get`, `post`, ... or to router actions.
  *
- * Each mixin is a typed mixin function over `GenericAPIView`:
+ * Each mixin is a typed mixin function over `GenericAPIView`; it keeps the base's type
+ * parameters, one call at a time:
  *
  * @example
- * class SnippetList extends ListModelMixin(CreateModelMixin(GenericAPIView)) { ... }
+ * const CreateBase = CreateModelMixin(GenericAPIView);
+ * class SnippetList extends ListModelMixin(CreateBase)<Snippet> { ... }
  */
+import type { Model } from 'sequelize-typescript';
 import type { GenericAPIView, GenericSerializer } from './generics';
 import type { Request } from './request';
 import type { Kwargs } from './views';
@@ -18,7 +21,6 @@ import { QuerySet } from './core/db';
 import { LimitOffsetPagination, PageNumberPagination } from './pagination';
 import type { BasePagination } from './pagination/base';
 import { plainReadPaths } from './utils/plainRead';
-import type { ModelCtor } from 'sequelize-typescript';
 
 /**
  * A constructor of generic views. TypeScript requires mixin bases to take `any[]` (TS2545);
@@ -35,12 +37,15 @@ export type GenericViewConstructor<T extends GenericAPIView = GenericAPIView> = 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type MixinConstructor<TMembers> = new (...args: any[]) => TMembers;
 
-/** What `CreateModelMixin` adds to a view. */
-export interface CreateModelMixinMembers {
+/**
+ * What `CreateModelMixin` adds to a view (`S`: the view's serializer type; the concrete views
+ * and view sets state it, a mixin application alone has the default).
+ */
+export interface CreateModelMixinMembers<S extends GenericSerializer = GenericSerializer> {
   /** Validate the request data, save a new instance and answer 201 with its representation. */
   create(request: Request): Promise<Response>;
   /** Save the new instance; override to add values from the request (e.g. the owner). */
-  performCreate(serializer: GenericSerializer): Promise<void>;
+  performCreate(serializer: S): Promise<void>;
   /** The `Location` header of a 201: the new object's URL, when its representation has one. */
   getSuccessHeaders(data: unknown): Record<string, string>;
 }
@@ -62,22 +67,22 @@ export interface RetrieveModelMixinMembers {
   retrieve(request: Request): Promise<Response>;
 }
 
-/** What `UpdateModelMixin` adds to a view. */
-export interface UpdateModelMixinMembers {
+/** What `UpdateModelMixin` adds to a view (`S`: the view's serializer type). */
+export interface UpdateModelMixinMembers<S extends GenericSerializer = GenericSerializer> {
   /** Validate the request data against the looked-up object, save it and answer 200. */
   update(request: Request, kwargs?: Kwargs, options?: UpdateOptions): Promise<Response>;
   /** Save the updated instance; override to add values from the request. */
-  performUpdate(serializer: GenericSerializer): Promise<void>;
+  performUpdate(serializer: S): Promise<void>;
   /** PATCH: `update()` with `partial` set. */
   partialUpdate(request: Request): Promise<Response>;
 }
 
-/** What `DestroyModelMixin` adds to a view. */
-export interface DestroyModelMixinMembers {
+/** What `DestroyModelMixin` adds to a view (`M`: the view's model type). */
+export interface DestroyModelMixinMembers<M extends Model = Model> {
   /** Delete the looked-up object and answer 204. */
   destroy(request: Request): Promise<Response>;
   /** Delete the instance; override for soft deletes or side effects. */
-  performDestroy(instance: unknown): Promise<void>;
+  performDestroy(instance: M): Promise<void>;
 }
 
 /** Options of `update()`: `partial` allows leaving out required fields (PATCH). */
@@ -138,15 +143,15 @@ export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase
     async list(_request: Request): Promise<Response> {
       let queryset = await this.filterQueryset(this.getQueryset());
       if (queryset instanceof QuerySet && this.plainRowsAllowed() && paginatesBySlicing(this.paginator)) {
-        const paths = plainReadPaths(this.getSerializer({ instance: [], many: true }), queryset.model as unknown as ModelCtor);
+        const paths = plainReadPaths(this.getSerializer([], { many: true }), queryset.model);
         if (paths) queryset = queryset.readOnlyRows(paths);
       }
       const page = await this.paginateQueryset(queryset);
       if (page !== null) {
-        const serializer = this.getSerializer({ instance: page, many: true });
+        const serializer = this.getSerializer(page, { many: true });
         return this.getPaginatedResponse(await serializer.getData());
       }
-      const serializer = this.getSerializer({ instance: await queryset.fetch(), many: true });
+      const serializer = this.getSerializer(await queryset.fetch(), { many: true });
       return new Response(await serializer.getData());
     }
   };
@@ -163,7 +168,7 @@ export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: T
     /** Answer the representation of the looked-up object. */
     async retrieve(_request: Request): Promise<Response> {
       const instance = await this.getObject();
-      const serializer = this.getSerializer({ instance });
+      const serializer = this.getSerializer(instance);
       return new Response(await serializer.getData());
     }
   };
@@ -176,7 +181,7 @@ export function UpdateModelMixin<TBase extends GenericViewConstructor>(Base: TBa
     async update(request: Request, _kwargs: Kwargs = {}, options: UpdateOptions = {}): Promise<Response> {
       const partial = typeof options === 'object' && options !== null && options.partial === true;
       const instance = await this.getObject();
-      const serializer = this.getSerializer({ instance, data: request.data, partial });
+      const serializer = this.getSerializer(instance, { data: request.data, partial });
       await serializer.isValid({ raiseException: true });
       await this.performUpdate(serializer);
       // A prefetched relation may have changed: forget it so the representation is fresh.
@@ -209,7 +214,7 @@ export function DestroyModelMixin<TBase extends GenericViewConstructor>(Base: TB
     }
 
     /** Delete the instance; override for soft deletes or side effects. */
-    async performDestroy(instance: unknown): Promise<void> {
+    async performDestroy(instance: Model): Promise<void> {
       if (!isDestroyable(instance)) throw new TypeError('performDestroy() needs a model instance with destroy().');
       await instance.destroy();
     }

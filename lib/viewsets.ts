@@ -10,16 +10,17 @@
  * Extra routes come from the `@action` decorator (or `defineAction()` without decorators):
  *
  * @example
- * class SnippetViewSet extends ModelViewSet {
+ * class SnippetViewSet extends ModelViewSet<Snippet> {
  *   @action({ detail: true, rendererClasses: [StaticHTMLRenderer] })
- *   async highlight(request: Request) { ... }
+ *   async highlight(request: Request) { const snippet = await this.getObject(); ... }
  *
  *   @actionMapping('highlight', 'delete')       // DELETE on the same URL
  *   async unhighlight(request: Request) { ... }
  * }
  */
 import { NoReverseMatch, type ViewFunction } from './core/urls';
-import { GenericAPIView } from './generics';
+import type { Model } from 'sequelize-typescript';
+import { GenericAPIView, type GenericSerializer } from './generics';
 import {
   CreateModelMixin,
   DestroyModelMixin,
@@ -386,23 +387,43 @@ export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): Vie
   return viewSet;
 }
 
+// Each mixin application is its own constant: TypeScript keeps `GenericAPIView`'s type
+// parameters through one mixin call at a time, so the view sets can pass `M` and `S` on. The
+// interface merged with `ModelViewSet` types the mixins' hooks by `M` and `S`.
+
+const ViewSetBase = ViewSetMixin(APIView);
+const GenericViewSetBase = ViewSetMixin(GenericAPIView);
+
 /** The base ViewSet class: no actions by default. */
-export class ViewSet extends ViewSetMixin(APIView) {}
+export class ViewSet extends ViewSetBase {}
 
 /**
  * The GenericViewSet class does not provide any actions by default, but includes the base set
  * of generic view behaviour, such as `getObject()` and `getQueryset()`.
  */
-export class GenericViewSet extends ViewSetMixin(GenericAPIView) {}
+export class GenericViewSet<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends GenericViewSetBase<M, S> {}
+
+const ListViewSetBase = ListModelMixin(GenericViewSet);
+const ReadOnlyModelViewSetBase = RetrieveModelMixin(ListViewSetBase);
+const DestroyListViewSetBase = DestroyModelMixin(ListViewSetBase);
+const UpdateDestroyListViewSetBase = UpdateModelMixin(DestroyListViewSetBase);
+const RetrieveUpdateDestroyListViewSetBase = RetrieveModelMixin(UpdateDestroyListViewSetBase);
+const ModelViewSetBase = CreateModelMixin(RetrieveUpdateDestroyListViewSetBase);
 
 /** A viewset that provides default `list()` and `retrieve()` actions. */
-export class ReadOnlyModelViewSet extends RetrieveModelMixin(ListModelMixin(GenericViewSet)) {}
+export class ReadOnlyModelViewSet<M extends Model = Model, S extends GenericSerializer = GenericSerializer>
+  extends ReadOnlyModelViewSetBase<M, S> {}
 
 /**
  * A viewset that provides default `create()`, `retrieve()`, `update()`, `partialUpdate()`,
  * `destroy()` and `list()` actions.
  */
-export class ModelViewSet extends CreateModelMixin(
-  RetrieveModelMixin(UpdateModelMixin(DestroyModelMixin(ListModelMixin(GenericViewSet)))),
-) {}
-
+export class ModelViewSet<M extends Model = Model, S extends GenericSerializer = GenericSerializer> extends ModelViewSetBase<M, S> {}
+export interface ModelViewSet<M extends Model = Model, S extends GenericSerializer = GenericSerializer> {
+  /** Save the new instance; override to add values from the request (e.g. the owner). */
+  performCreate(serializer: S): Promise<void>;
+  /** Save the updated instance; override to add values from the request. */
+  performUpdate(serializer: S): Promise<void>;
+  /** Delete the instance; override for soft deletes or side effects. */
+  performDestroy(instance: M): Promise<void>;
+}

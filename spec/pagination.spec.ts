@@ -211,8 +211,8 @@ test('cursor :: ordering comes from the view ordering filter', async () => {
     override queryset = GNote.objects.all();
     override serializerClass = NoteSerializer;
     override filterBackends = [OrderingFilter];
-    orderingFields = ['id', 'rank'];
-    ordering = '-id';
+    override orderingFields = ['id', 'rank'];
+    override ordering = '-id';
   }
   const view = new View();
   const p = new Cursor();

@@ -149,34 +149,34 @@ export class ScopedThrottleView extends APIView {
 // ---- pagination and filtering over snippets -----------------------------------------------
 
 /** `?limit=&offset=` over snippets by id. */
-export class SnippetLimitOffsetList extends generics.ListAPIView {
+export class SnippetLimitOffsetList extends generics.ListAPIView<Snippet> {
   override queryset = Snippet.objects.orderBy('id');
   override serializerClass = SnippetSerializer;
   override paginationClass = SnippetLimitOffsetPagination;
 }
 
 /** `?cursor=` over snippets, newest first. */
-export class SnippetCursorList extends generics.ListAPIView {
+export class SnippetCursorList extends generics.ListAPIView<Snippet> {
   override queryset = Snippet.objects.all();
   override serializerClass = SnippetSerializer;
   override paginationClass = SnippetCursorPagination;
 }
 
 /** `?page=&page_size=` over snippets by id. */
-export class SnippetPageList extends generics.ListAPIView {
+export class SnippetPageList extends generics.ListAPIView<Snippet> {
   override queryset = Snippet.objects.orderBy('id');
   override serializerClass = SnippetSerializer;
   override paginationClass = SnippetPageNumberPagination;
 }
 
 /** `?search=` and `?ordering=` over snippets, not paginated. */
-export class SnippetSearchList extends generics.ListAPIView {
+export class SnippetSearchList extends generics.ListAPIView<Snippet> {
   override queryset = Snippet.objects.all();
   override serializerClass = SnippetSerializer;
   override filterBackends = [filters.SearchFilter, filters.OrderingFilter];
-  searchFields = ['title', '=language', 'owner__username'];
-  orderingFields = ['id', 'title', 'created'];
-  ordering = ['id'];
+  override searchFields = ['title', '=language', 'owner__username'];
+  override orderingFields = ['id', 'title', 'created'];
+  override ordering = ['id'];
 }
 
 // ---- validation, rendering and errors -----------------------------------------------------

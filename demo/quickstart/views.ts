@@ -13,7 +13,7 @@ export class QuickstartPagination extends pagination.PageNumberPagination {
 /**
  * API endpoint that allows users to be viewed or edited.
  */
-export class UserViewSet extends viewsets.ModelViewSet {
+export class UserViewSet extends viewsets.ModelViewSet<User> {
   static override description = 'API endpoint that allows users to be viewed or edited.';
 
   override queryset = User.objects.all().orderBy('-date_joined');
@@ -26,7 +26,7 @@ export class UserViewSet extends viewsets.ModelViewSet {
 /**
  * API endpoint that allows groups to be viewed or edited.
  */
-export class GroupViewSet extends viewsets.ModelViewSet {
+export class GroupViewSet extends viewsets.ModelViewSet<Group> {
   static override description = 'API endpoint that allows groups to be viewed or edited.';
 
   override queryset = Group.objects.all().orderBy('name');

@@ -2,7 +2,7 @@
  * The tutorial's viewsets: snippets (read and write, owners edit their own) and users
  * (read-only).
  */
-import { permissions, renderers, serializers, viewsets, Response, type Request } from 'api_framework';
+import { permissions, renderers, viewsets, Response, type Request } from 'api_framework';
 import { User } from 'api_framework/contrib/auth';
 import { Snippet } from './models';
 import { IsOwnerOrReadOnly } from './permissions';
@@ -14,7 +14,7 @@ import { SnippetSerializer, UserSerializer } from './serializers';
  *
  * Additionally we also provide an extra `highlight` action.
  */
-export class SnippetViewSet extends viewsets.ModelViewSet {
+export class SnippetViewSet extends viewsets.ModelViewSet<Snippet, SnippetSerializer> {
   static override description = [
     'This viewset automatically provides `list`, `create`, `retrieve`,',
     '`update` and `destroy` actions.',
@@ -29,12 +29,12 @@ export class SnippetViewSet extends viewsets.ModelViewSet {
   /** The snippet's highlighted HTML document, as it was stored on save. */
   @viewsets.action({ detail: true, rendererClasses: [renderers.StaticHTMLRenderer] })
   async highlight(_request: Request): Promise<Response> {
-    const snippet = (await this.getObject()) as Snippet;
+    const snippet = await this.getObject();
     return new Response(snippet.highlighted);
   }
 
   /** New snippets belong to the user who creates them. */
-  override async performCreate(serializer: serializers.BaseSerializer): Promise<void> {
+  override async performCreate(serializer: SnippetSerializer): Promise<void> {
     await serializer.save({ owner: this.request.user });
   }
 }
@@ -42,7 +42,7 @@ export class SnippetViewSet extends viewsets.ModelViewSet {
 /**
  * This viewset automatically provides `list` and `retrieve` actions.
  */
-export class UserViewSet extends viewsets.ReadOnlyModelViewSet {
+export class UserViewSet extends viewsets.ReadOnlyModelViewSet<User> {
   static override description = 'This viewset automatically provides `list` and `retrieve` actions.';
 
   override queryset = User.objects.all();

@@ -14,13 +14,14 @@
  */
 import type { ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo } from '../core/db';
+import type { AnyModelClass } from '../core/db/fieldInfo';
 import { classHasCustomGetter, Field } from '../fields';
 import { HyperlinkedIdentityField, HyperlinkedRelatedField, ManyRelatedField, RelatedField } from '../relations';
 import { BaseSerializer, ListSerializer, Serializer } from '../serializers';
 
 /** The path of one column read through `source`, or null when it is not a plain column read. */
-function columnPath(model: ModelCtor, attrs: readonly string[]): string[] | null {
-  let current = model;
+function columnPath(model: AnyModelClass | ModelCtor, attrs: readonly string[]): string[] | null {
+  let current: AnyModelClass | ModelCtor = model;
   for (let i = 0; i < attrs.length - 1; i++) {
     const relation = getFieldInfo(current).getRelation(attrs[i]);
     if (!relation || relation.name !== attrs[i] || relation.kind !== 'belongsTo') return null;
@@ -42,7 +43,7 @@ function isLibraryIdentityField(field: Field): field is HyperlinkedIdentityField
  * The column paths `serializer` (a `many: true` serializer over `model`) reads, when its
  * output can come from plain rows; null when it needs model instances.
  */
-export function plainReadPaths(serializer: unknown, model: ModelCtor): string[][] | null {
+export function plainReadPaths(serializer: unknown, model: AnyModelClass | ModelCtor): string[][] | null {
   if (!(serializer instanceof ListSerializer) || serializer.toRepresentation !== ListSerializer.prototype.toRepresentation) return null;
   const child = serializer.child;
   if (!(child instanceof Serializer) || child.toRepresentation !== Serializer.prototype.toRepresentation) return null;

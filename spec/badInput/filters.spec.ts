@@ -34,10 +34,10 @@ class RowList extends ListAPIView {
   override queryset = BadRow.objects.all();
   override serializerClass = RowSerializer;
   override filterBackends = [SearchFilter, OrderingFilter, FieldFilterBackend];
-  searchFields = ['title', 'owner__name'];
-  orderingFields = ['n', 'title', 'price'];
-  ordering = 'id';
-  filtersetFields = ['n', 'price', 'flag', 'day', 'at', 'kind', 'owner__name', 'title'];
+  override searchFields = ['title', 'owner__name'];
+  override orderingFields = ['n', 'title', 'price'];
+  override ordering = 'id';
+  override filtersetFields = ['n', 'price', 'flag', 'day', 'at', 'kind', 'owner__name', 'title'];
 }
 
 const FILTERSET = { filtersetFields: ['n', 'price', 'flag', 'day', 'at', 'kind', 'owner__name', 'title'] };

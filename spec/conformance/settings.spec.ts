@@ -56,8 +56,8 @@ class EchoView extends APIView {
 class NoteList extends ListAPIView {
   override queryset = GNote.objects.all();
   override serializerClass = NoteModelSerializer;
-  searchFields = ['title'];
-  orderingFields = ['rank', 'title'];
+  override searchFields = ['title'];
+  override orderingFields = ['rank', 'title'];
 }
 
 class Values extends APIView {

@@ -70,7 +70,7 @@ export {};
     'views.ts': `/**
  * The ${name} app's views, e.g. a view set for the router in urls.ts:
  *
- *   export class BookViewSet extends viewsets.ModelViewSet {
+ *   export class BookViewSet extends viewsets.ModelViewSet<Book> {
  *     override queryset = Book.objects.all();
  *     override serializerClass = BookSerializer;
  *   }
