@@ -69,12 +69,26 @@ export async function runCommandLine(argv: string[], options: CommandLineOptions
 /**
  * Run the command in `argv`, then the shutdown hooks (closing connections and servers), then
  * exit the process with the command's exit code; unexpected errors print their stack and exit
- * 1. `runserver` (unless `--noreload`) runs under the reloader, which watches `projectDir`.
+ * 1. `runserver` (unless `--noreload`) runs under the reloader, which watches `projectDir`;
+ * `serve`'s primary supervises its workers without loading the project (`servePrimary.ts`).
  */
 export function executeFromCommandLine(argv: string[] = process.argv.slice(2), options: CommandLineOptions = {}): void {
   if (reloaderRequested(argv)) {
     void runWithReloader({ projectDir: options.projectDir ?? process.cwd(), argv }).then((code) => process.exit(code));
     return;
+  }
+  if (argv[0] === 'serve') {
+    // serve's primary only supervises: it loads node's cluster and nothing of the project.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runServePrimary, servePrimaryArguments } = require('./servePrimary') as typeof import('./servePrimary');
+    const serve = servePrimaryArguments(argv);
+    if (serve) {
+      runServePrimary(serve).then((code) => process.exit(code), (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+        process.exit(1);
+      });
+      return;
+    }
   }
   runCommandLine(argv, options)
     .catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { Readable } from 'node:stream';
@@ -443,6 +444,37 @@ processes('serve :: the primary only supervises: the database layer loads in the
     assert.is(await exited(child), 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve :: the primary loads no settings; a worker reports a settings error and serve exits with it', async () => {
+  const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'serve-primary-')), 'settings-loads');
+  const spawnServe = (env: NodeJS.ProcessEnv): ChildProcess => spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '1', '--bind', '127.0.0.1:0'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', SETTINGS_LOAD_MARKER: marker, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const child = spawnServe({});
+  const io = collect(child);
+  try {
+    const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
+    const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
+    const { pid: workerPid } = (await res.body.json()) as { pid: number };
+    const loads = fs.readFileSync(marker, 'utf8').trim().split('\n').map(Number);
+    assert.equal(loads, [workerPid]);
+    child.kill('SIGTERM');
+    assert.is(await exited(child), 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  // DEBUG off and no ALLOWED_HOSTS: the worker says so once, and serve leaves with status 1.
+  const refused = spawnServe({ ALLOWED_HOSTS_FIXTURE: 'none' });
+  const refusedIo = collect(refused);
+  try {
+    assert.is(await exited(refused), 1);
+    assert.is(refusedIo.err(), 'CommandError: You must set settings.ALLOWED_HOSTS if DEBUG is False.\n');
+  } finally {
+    if (refused.exitCode === null) refused.kill('SIGKILL');
   }
 });
 

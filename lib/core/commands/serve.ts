@@ -2,27 +2,28 @@
  * `manage.ts serve --workers N --bind HOST:PORT`: the production server, one process per
  * worker (node:cluster) sharing the port; crashed workers are replaced.
  *
- * The primary only supervises: it reads the settings and the arguments and forks the workers
- * before loading anything of the project (management runs this core command there without
- * loading the installed apps). The first worker checks the database and runs the system checks
+ * The primary only supervises: `executeFromCommandLine()` starts it through `servePrimary.ts`,
+ * which reads the arguments and forks the workers without loading the settings or anything of
+ * the project; a command line it leaves to management (unusual options) runs this core command
+ * there without loading the installed apps. The first worker checks the database and runs the system checks
  * (errors stop it, warnings are printed once) before it serves; the others start once it
  * serves. A worker failing before it served stops the whole command with its status.
  */
-import os from 'node:os';
 import cluster from 'node:cluster';
 import { settings } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { ensureCanListen } from '../listenErrors';
 import { parseAddrPort } from '../addrPort';
 import { STARTUP_CHECKS_ENV, superviseWorkers } from '../cluster';
+import { defaultServeWorkers, SERVE_DEFAULT_BIND } from '../servePrimary';
 
 /** Serves the project with several worker processes. */
 export default class ServeCommand extends BaseCommand {
   static override help = 'Serves the project in production: N worker processes (node:cluster) on one address.';
 
   override addArguments(parser: CommandParser): void {
-    parser.addArgument({ name: 'workers', short: 'w', type: 'number', default: os.availableParallelism(), help: 'Number of worker processes (default: one per CPU).' });
-    parser.addArgument({ name: 'bind', short: 'b', type: 'string', default: '127.0.0.1:8000', help: 'HOST:PORT to listen on (default 127.0.0.1:8000).' });
+    parser.addArgument({ name: 'workers', short: 'w', type: 'number', default: defaultServeWorkers(), help: 'Number of worker processes (default: one per CPU).' });
+    parser.addArgument({ name: 'bind', short: 'b', type: 'string', default: SERVE_DEFAULT_BIND, help: 'HOST:PORT to listen on (default 127.0.0.1:8000).' });
     parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
   }
 
