@@ -2,7 +2,6 @@
  * The renderers of OpenAPI documents: YAML (`application/vnd.oai.openapi`, `?format=openapi`)
  * and JSON (`application/vnd.oai.openapi+json`, `?format=openapi-json`), as the original's.
  */
-import { stringify } from 'yaml';
 import { BaseRenderer } from '../renderers';
 import { apiSettings } from '../settings';
 import { dumps } from '../utils/json';
@@ -13,8 +12,10 @@ export class OpenAPIRenderer extends BaseRenderer {
   readonly format: string = 'openapi';
   override charset: string | null = null;
 
-  /** The YAML text of `data`, UTF-8 encoded. */
+  /** The YAML text of `data`, UTF-8 encoded (the YAML library loads on the first document). */
   render(data: unknown): Buffer {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { stringify } = require('yaml') as typeof import('yaml');
     return Buffer.from(stringify(data, { aliasDuplicateObjects: false, lineWidth: 0 }), 'utf8');
   }
 }
