@@ -1,17 +1,24 @@
 /**
  * HTTP throughput of the demo against a floor of the project's own: `bench/fixtures/httpFloor.ts`,
- * a hand-written `node:http` server with a prepared SQLite statement answering the same bytes.
+ * a hand-written `node:http` server with prepared SQLite statements answering the same bytes.
+ * The scenarios, their data (`bench/fixtures/httpSeed.ts`) and their requests are those of the
+ * official harness, `../shared/bench` (its README, `floor/server.mjs`, `lua/bench.lua`):
  *
- *   (e) `GET /`            the API root, no database
- *   (a) `GET /snippets/1/` one snippet and its owner's username
+ *   (a) `GET /snippets/1/`                one snippet and its owner's username
+ *   (b) `GET /snippets/`                  100 snippets with their owners
+ *   (c) `POST /snippets/`                 `Authorization: Token`, validation, insert
+ *   (d) `GET /quickstart/users/?page=2`   Basic authentication (PBKDF2, 260000 iterations: bound by it)
+ *   (e) `GET /`                           the API root, no database
  *
  * Both servers run as child processes on one fresh SQLite file (migrated by `manage.ts
- * migrate`, one user and one snippet): the demo the production way, `serve --workers 1`
+ * migrate`, then seeded as the harness seeds): the demo the production way, `serve --workers 1`
  * (from `dist/` after `npm run build`, else under ts-node), with the demo's settings (its
- * access log included); the floor as one process. Bodies are compared before timing. The client
- * (undici, keep-alive, `CONNECTIONS` connections) runs here; rounds alternate demo and floor,
- * each `SECONDS` long, and the median of `ROUNDS` counts. Printed: req/s of each, the ratio
- * demo/floor per scenario, and the idle RSS of each server (all its processes).
+ * access log included); the floor as one process. Bodies are compared before timing (c's
+ * without the new id). The client (undici, keep-alive, `CONNECTIONS` connections, `Accept:
+ * application/json`) runs here; rounds alternate demo and floor, each `SECONDS` long, and the
+ * median of `ROUNDS` counts; snippets created by (c) are deleted after each round. Printed:
+ * req/s of each, the ratio demo/floor per scenario, and the idle RSS of each server (all its
+ * processes). `SCENARIOS=a,b` runs some only.
  *
  * On a machine shared with other work the ratios move by 10-20%; read them from one run, and
  * prefer `../shared/bench` (wrk, pinned CPUs) on a quiet machine. Not part of the test suite.
@@ -25,13 +32,43 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import ts from 'typescript';
 import { Pool } from 'undici';
 import { PROJECT_ROOT } from '../lib/core/conf';
+import { LANGUAGE_CHOICES, STYLE_CHOICES } from '../demo/snippets/choices';
+import { BENCH_PASSWORD, BENCH_SNIPPETS, deleteCreatedSnippets, seedBenchDatabase, snippetCode, type SeededData } from './fixtures/httpSeed';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const TS_NODE = require.resolve('ts-node/register/transpile-only');
 
-const SCENARIOS: ReadonlyArray<readonly [string, string]> = [['(e) GET /', '/'], ['(a) GET /snippets/1/', '/snippets/1/']];
+/** One request of a scenario, as the harness's wrk script sends it. */
+interface Scenario {
+  id: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: (seed: SeededData) => string;
+  authorization?: (seed: SeededData) => string;
+  body?: string;
+  status: number;
+  /** Writes rows that are deleted after each round. */
+  mutates?: boolean;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { id: 'a', label: '(a) GET /snippets/1/', method: 'GET', path: () => '/snippets/1/', status: 200 },
+  { id: 'b', label: `(b) GET /snippets/ (${BENCH_SNIPPETS})`, method: 'GET', path: () => '/snippets/', status: 200 },
+  {
+    id: 'c', label: '(c) POST /snippets/ token', method: 'POST', path: () => '/snippets/', status: 201, mutates: true,
+    authorization: (seed) => `Token ${seed.adminToken}`,
+    body: JSON.stringify({ title: 'bench post', code: snippetCode(0), linenos: false, language: 'python', style: 'friendly' }),
+  },
+  {
+    id: 'd', label: '(d) GET users?page=2 basic', method: 'GET', path: () => '/quickstart/users/?page=2', status: 200,
+    authorization: () => `Basic ${Buffer.from(`admin:${BENCH_PASSWORD}`).toString('base64')}`,
+  },
+  { id: 'e', label: '(e) GET /', method: 'GET', path: () => '/', status: 200 },
+];
+
+const ONLY = (process.env.SCENARIOS ?? '').split(',').map((id) => id.trim()).filter(Boolean);
 
 /** How to run manage.ts: compiled when built, else under ts-node. */
 function manageCommand(): string[] {
@@ -46,15 +83,12 @@ function serverEnv(databaseFile: string): NodeJS.ProcessEnv {
   };
 }
 
-function prepareDatabase(file: string): void {
+async function prepareDatabase(file: string): Promise<SeededData> {
   const migrated = spawnSync(process.execPath, [...manageCommand(), 'migrate'], { cwd: PROJECT_ROOT, env: serverEnv(file), encoding: 'utf8' });
   if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
-  const now = '2024-01-02 03:04:05.000000';
-  const seeded = spawnSync('sqlite3', [file,
-    `INSERT INTO auth_user (id, password, is_superuser, username, first_name, last_name, email, is_staff, is_active, date_joined) VALUES (1, '!', 0, 'alice', '', '', '', 0, 1, '${now}');` +
-    `INSERT INTO snippets_snippet (id, created, title, code, linenos, language, style, highlighted, owner_id) VALUES (1, '${now}', 'hello', 'print("hello, world")', 0, 'python', 'friendly', '', 1);`,
-  ], { encoding: 'utf8' });
-  if (seeded.status !== 0) throw new Error(`seeding needs the sqlite3 command: ${seeded.stderr ?? seeded.error}`);
+  const seed = await seedBenchDatabase(file);
+  if (seed.snippetMaxId !== BENCH_SNIPPETS) throw new Error(`the seeded snippets should be ids 1..${BENCH_SNIPPETS} (GET /snippets/1/)`);
+  return seed;
 }
 
 /** Start a server child and resolve with its port once it prints `pattern`. */
@@ -102,19 +136,36 @@ function treeRss(pid: number): number {
   return kb / 1024;
 }
 
+function headersOf(scenario: Scenario, seed: SeededData, host?: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (scenario.authorization) headers.authorization = scenario.authorization(seed);
+  if (scenario.body) headers['content-type'] = 'application/json';
+  if (host) headers.host = host;
+  return headers;
+}
+
 /** Requests per second over `seconds` with `connections` concurrent keep-alive clients. */
-async function load(pool: Pool, target: string, seconds: number, connections: number): Promise<number> {
+async function load(pool: Pool, scenario: Scenario, seed: SeededData, seconds: number, connections: number): Promise<number> {
   const end = Date.now() + seconds * 1000;
+  const path = scenario.path(seed);
+  const headers = headersOf(scenario, seed);
   let count = 0;
   await Promise.all(Array.from({ length: connections }, async () => {
     while (Date.now() < end) {
-      const { statusCode, body } = await pool.request({ method: 'GET', path: target, headers: { accept: 'application/json' } });
+      const { statusCode, body } = await pool.request({ method: scenario.method, path, headers, body: scenario.body });
       await body.dump();
-      if (statusCode !== 200) throw new Error(`${target}: status ${statusCode}`);
+      if (statusCode !== scenario.status) throw new Error(`${scenario.label}: status ${statusCode}`);
       count += 1;
     }
   }));
   return count / seconds;
+}
+
+/** The body of `text` as the comparison sees it: a created row's new id left out. */
+function comparable(scenario: Scenario, text: string): string {
+  if (!scenario.mutates) return text;
+  const { id: _id, ...rest } = JSON.parse(text) as Record<string, unknown>;
+  return JSON.stringify(rest);
 }
 
 function median(values: number[]): number {
@@ -129,38 +180,52 @@ export default async function run(): Promise<void> {
   const children: ChildProcess[] = [];
   const pools: Pool[] = [];
   try {
-    prepareDatabase(file);
+    const seed = await prepareDatabase(file);
+    const scenarios = SCENARIOS.filter((scenario) => !ONLY.length || ONLY.includes(scenario.id));
     const project = await start([...manageCommand(), 'serve', '--workers', '1', '--bind', '127.0.0.1:0'], serverEnv(file), /Listening at http:\/\/127\.0\.0\.1:(\d+)/);
     children.push(project.child);
     // The floor runs as plain JavaScript (transpiled here), so neither ts-node nor the
-    // compiler weigh on its memory.
+    // compiler weigh on its memory; it reads the demo's snippet choices from a file.
     const floorScript = path.join(dir, 'httpFloor.js');
+    const choicesFile = path.join(dir, 'choices.json');
+    fs.writeFileSync(choicesFile, JSON.stringify({ languages: LANGUAGE_CHOICES.map(([value]) => value), styles: STYLE_CHOICES.map(([value]) => value) }));
     const source = fs.readFileSync(path.join(__dirname, 'fixtures', 'httpFloor.ts'), 'utf8');
-    fs.writeFileSync(floorScript, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, esModuleInterop: true } }).outputText);
-    const floor = await start([floorScript], { ...process.env, DATABASE_FILE: file, NODE_ENV: 'production', NODE_PATH: path.join(PROJECT_ROOT, 'node_modules') },
-      /listening (\d+)/);
+    fs.writeFileSync(floorScript, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText);
+    const floor = await start([floorScript], {
+      ...process.env, DATABASE_FILE: file, CHOICES_FILE: choicesFile, NODE_ENV: 'production', NODE_PATH: path.join(PROJECT_ROOT, 'node_modules'),
+    }, /listening (\d+)/);
     children.push(floor.child);
     const targets = [['demo', project], ['floor', floor]] as const;
     for (const [, server] of targets) pools.push(new Pool(`http://127.0.0.1:${server.port}`, { connections: CONNECTIONS }));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = targets.map(([, server]) => treeRss(server.child.pid as number));
-    // Same bytes, or the comparison means nothing (the API root names the host it was asked on).
-    for (const [, target] of SCENARIOS) {
+    // Same status and bytes, or the comparison means nothing (URLs name the host they were asked on).
+    for (const scenario of scenarios) {
       const bodies = await Promise.all(pools.map(async (pool) => {
-        const { body } = await pool.request({ method: 'GET', path: target, headers: { accept: 'application/json', host: 'bench.example.com' } });
-        return body.text();
+        const { statusCode, body } = await pool.request({
+          method: scenario.method, path: scenario.path(seed), headers: headersOf(scenario, seed, 'bench.example.com'), body: scenario.body,
+        });
+        const text = await body.text();
+        assert.equal(statusCode, scenario.status, `${scenario.label}: status ${statusCode} ${text.slice(0, 200)}`);
+        return comparable(scenario, text);
       }));
-      assert.equal(bodies[0], bodies[1], `${target}: the demo and the floor answer different bytes`);
+      assert.equal(bodies[0], bodies[1], `${scenario.label}: the demo and the floor answer different bytes`);
+      if (scenario.mutates) await deleteCreatedSnippets(file, seed.snippetMaxId);
     }
     process.stdout.write(`http: ${ROUNDS} interleaved rounds of ${SECONDS}s, ${CONNECTIONS} connections, SQLite\n`);
-    for (const [label, target] of SCENARIOS) {
-      for (const pool of pools) await load(pool, target, 1, CONNECTIONS);
+    for (const scenario of scenarios) {
+      for (const pool of pools) await load(pool, scenario, seed, 1, CONNECTIONS);
+      if (scenario.mutates) await deleteCreatedSnippets(file, seed.snippetMaxId);
       const rates: number[][] = [[], []];
       for (let round = 0; round < ROUNDS; round++) {
-        for (let i = 0; i < pools.length; i++) rates[i].push(await load(pools[i], target, SECONDS, CONNECTIONS));
+        for (let i = 0; i < pools.length; i++) {
+          rates[i].push(await load(pools[i], scenario, seed, SECONDS, CONNECTIONS));
+          if (scenario.mutates) await deleteCreatedSnippets(file, seed.snippetMaxId);
+        }
       }
       const [demo, bare] = rates.map(median);
-      process.stdout.write(`${label.padEnd(24)} demo ${Math.round(demo).toString().padStart(6)} req/s  floor ${Math.round(bare).toString().padStart(6)} req/s  ` +
+      const digits = demo < 100 ? 1 : 0;
+      process.stdout.write(`${scenario.label.padEnd(30)} demo ${demo.toFixed(digits).padStart(7)} req/s  floor ${bare.toFixed(digits).padStart(7)} req/s  ` +
         `demo/floor ${(demo / bare).toFixed(2)}\n`);
     }
     process.stdout.write(`idle RSS: demo (serve --workers 1, all processes) ${idle[0].toFixed(0)} MB, floor ${idle[1].toFixed(0)} MB\n`);
