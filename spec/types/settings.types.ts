@@ -56,6 +56,12 @@ const projectSettings: Partial<ProjectSettings> = {
 };
 void projectSettings;
 
+// The `satisfies` form checks the same way and keeps the literal's own type.
+const satisfied = { DEBUG: false, ALLOWED_HOSTS: ['example.com'] } satisfies Partial<ProjectSettings>;
+expectExactType<string[]>()(satisfied.ALLOWED_HOSTS);
+// @ts-expect-error a misspelt key fails under `satisfies` too
+void ({ DEBUG: false, ALOWED_HOSTS: ['example.com'] } satisfies Partial<ProjectSettings>);
+
 // `as const` lists (read-only arrays) are accepted in API_FRAMEWORK.
 const renderers = [JSONRenderer, TemplateHTMLRenderer] as const;
 expectType<ApiFrameworkSettings>({ DEFAULT_RENDERER_CLASSES: renderers });

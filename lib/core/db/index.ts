@@ -4,6 +4,8 @@
 export {
   getSequelize,
   connection,
+  connections,
+  type ConnectionHandler,
   closeConnections,
   closeConnection,
   parseDatabaseUrl,
