@@ -106,7 +106,7 @@ export class APIRequestFactory {
   /** The renderers usable for request bodies, by format. */
   protected rendererClasses(): Map<string, EncodingRendererClass> {
     const map = new Map<string, EncodingRendererClass>();
-    for (const cls of apiSettings.TEST_REQUEST_RENDERER_CLASSES as unknown as EncodingRendererClass[]) {
+    for (const cls of apiSettings.TEST_REQUEST_RENDERER_CLASSES) {
       map.set(new cls().format, cls);
     }
     return map;

@@ -270,7 +270,7 @@ export class CursorPagination extends BasePagination {
   getOrdering(request: Request, queryset: unknown, view: PaginatedView | null): readonly string[] {
     let ordering: readonly string[] | string | null | undefined;
     const backendClasses = view && typeof view.filterQueryset === 'function'
-      ? view.filterBackends ?? (apiSettings.DEFAULT_FILTER_BACKENDS as ReadonlyArray<new () => object> | null) ?? []
+      ? view.filterBackends ?? apiSettings.DEFAULT_FILTER_BACKENDS ?? []
       : [];
     const filterClass = backendClasses.find((cls) => hasGetOrdering(cls.prototype as object));
     if (filterClass) {

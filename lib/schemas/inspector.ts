@@ -51,7 +51,7 @@ export function attachSchema(view: InspectedView, declared: unknown): ViewInspec
   if (declared !== undefined) {
     throw new TypeError(`${view.constructor.name}.schema must be a ViewInspector instance or null.`);
   }
-  const SchemaClass = apiSettings.DEFAULT_SCHEMA_CLASS as (new () => ViewInspector) | null;
+  const SchemaClass = apiSettings.DEFAULT_SCHEMA_CLASS;
   if (!SchemaClass) return null;
   const inspector = new SchemaClass();
   inspector.view = view;

@@ -37,7 +37,7 @@ export class SchemaView extends APIView {
   override getRendererClasses(): RendererClass[] {
     if (this.rendererClasses) return this.rendererClasses;
     const classes: RendererClass[] = [OpenAPIRenderer, JSONOpenAPIRenderer];
-    const browsable = (apiSettings.DEFAULT_RENDERER_CLASSES as RendererClass[]).find((Renderer) => new Renderer().format === 'api');
+    const browsable = apiSettings.DEFAULT_RENDERER_CLASSES.find((Renderer) => new Renderer().format === 'api');
     if (browsable) classes.push(browsable);
     return classes;
   }
@@ -52,7 +52,7 @@ export class SchemaView extends APIView {
 
   /** Errors are rendered by the default renderers: the document renderers only render documents. */
   override async handleException(exc: unknown): Promise<HttpResponse> {
-    this.rendererClasses = apiSettings.DEFAULT_RENDERER_CLASSES as RendererClass[];
+    this.rendererClasses = apiSettings.DEFAULT_RENDERER_CLASSES;
     if (this.request) {
       const [renderer, mediaType] = this.performContentNegotiation(this.request, true);
       this.request.acceptedRenderer = renderer;
