@@ -4,7 +4,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callView, jsonOnlyApiSettings } from './helpers';
-import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { overrideSettings } from '../lib/core/conf';
 import { HttpRequest, HttpResponse, type RequestInit } from '../lib/core/http';
 import type { ViewFunction } from '../lib/core/urls';
 import { NotFound } from '../lib/exceptions';
@@ -23,7 +23,7 @@ test.before(() => {
   restore = overrideSettings.enter({
     TEMPLATE_DIRS: [templates],
     API_FRAMEWORK: jsonOnlyApiSettings(),
-  } as Partial<ProjectSettings>);
+  });
 });
 test.after(() => {
   restore();

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callView } from './helpers';
-import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
+import { overrideSettings } from '../lib/core/conf';
 import { Http404, PermissionDenied as HostPermissionDenied } from '../lib/core/exceptions';
 import { HttpRequest, type AuthUser } from '../lib/core/http';
 import { AuthenticationFailed, ValidationError } from '../lib/exceptions';
@@ -19,7 +19,7 @@ test.before(() => {
       DEFAULT_RENDERER_CLASSES: ['api_framework.renderers.JSONRenderer'],
       DEFAULT_AUTHENTICATION_CLASSES: [],
     },
-  } as Partial<ProjectSettings>);
+  });
 });
 test.after(() => restore());
 
