@@ -223,3 +223,56 @@ urls('include :: a dotted module path', () => {
 });
 
 urls.run();
+
+const memo = suite('reverse memo');
+
+memo('a reverse answered again is the same; the memo is forgotten on a setting change and clearUrlCaches()', async () => {
+  const mod: UrlConfModule = { urlpatterns: [path('users/<int:pk>/', userDetail, { name: 'user-detail' })] };
+  assert.is(reverse('user-detail', { kwargs: { pk: 3 }, urlconf: mod }), '/users/3/');
+  assert.is(reverse('user-detail', { kwargs: { pk: 3 }, urlconf: mod }), '/users/3/');
+  assert.is(reverse('user-detail', { args: [4], urlconf: mod }), '/users/4/');
+  // '3' and 3 are different keys, both valid.
+  assert.is(reverse('user-detail', { kwargs: { pk: '3' }, urlconf: mod }), '/users/3/');
+  const { memoisedPath, reverseMemoKey } = await import('../../lib/core/urls/reverseMemo');
+  const { clearUrlCaches } = await import('../../lib/core/urls/resolvers');
+  const key = reverseMemoKey('user-detail', null, [], { pk: 3 }) as string;
+  assert.is(memoisedPath(getResolver(mod), key), '/users/3/');
+  await overrideSettings({ APPEND_SLASH: false }, () => undefined);
+  assert.is(memoisedPath(getResolver(mod), key), undefined);
+  assert.is(reverse('user-detail', { kwargs: { pk: 3 }, urlconf: mod }), '/users/3/');
+  assert.is(memoisedPath(getResolver(mod), key), '/users/3/');
+  clearUrlCaches();
+  assert.is(memoisedPath(getResolver(mod), key), undefined);
+});
+
+memo('arguments whose text may change are not memoised; failures are not kept', () => {
+  const mod: UrlConfModule = { urlpatterns: [path('files/<str:name>/', files, { name: 'file' })] };
+  let text = 'one';
+  const changing = { toString: () => text };
+  assert.is(reverse('file', { kwargs: { name: changing }, urlconf: mod }), '/files/one/');
+  text = 'two';
+  assert.is(reverse('file', { kwargs: { name: changing }, urlconf: mod }), '/files/two/');
+  assert.throws(() => reverse('file', { kwargs: { name: '' }, urlconf: mod }), (error: unknown) => error instanceof NoReverseMatch);
+  assert.throws(() => reverse('file', { kwargs: { name: '' }, urlconf: mod }), (error: unknown) => error instanceof NoReverseMatch);
+});
+
+memo('the memo key tells apart names, apps and arguments that would join to the same text', async () => {
+  const { reverseMemoKey } = await import('../../lib/core/urls/reverseMemo');
+  const keys = [
+    reverseMemoKey('a', null, ['b,c'], {}),
+    reverseMemoKey('a', null, ['b', 'c'], {}),
+    reverseMemoKey('a', null, [1], {}),
+    reverseMemoKey('a', null, ['1'], {}),
+    reverseMemoKey('a', 'ns', [1], {}),
+    reverseMemoKey('a', null, [], { pk: 1 }),
+    reverseMemoKey('a', null, [], { p: 'k=1' }),
+    reverseMemoKey('a|', null, [], {}),
+    reverseMemoKey('a', '|', [], {}),
+    reverseMemoKey('a', null, [true], {}),
+  ];
+  assert.is(new Set(keys).size, keys.length);
+  assert.is(reverseMemoKey('a', null, [{}], {}), null);
+  assert.is(reverseMemoKey('a', null, [], { pk: null }), null);
+});
+
+memo.run();

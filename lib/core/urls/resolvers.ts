@@ -8,6 +8,7 @@ import { importModule } from '../modules';
 import { buildUrl, candidatesOf, combineCandidates, noReverseMatchMessage, type ReverseCandidate } from './candidates';
 import { NoReverseMatch, Resolver404 } from './exceptions';
 import { RegexPattern, type Pattern } from './patterns';
+import { clearReverseMemo } from './reverseMemo';
 import type { ErrorHandler, UrlConfModule, ViewFunction } from './types';
 
 /** The match of a URL: the view and its arguments, the route, the namespaces. */
@@ -258,9 +259,10 @@ onSettingChanged((key) => {
   if (key === 'ROOT_URLCONF') resolvers.clear();
 });
 
-/** Forget the cached resolvers (after URL confs were edited in place). */
+/** Forget the cached resolvers and memoised reverses (after URL confs were edited in place). */
 export function clearUrlCaches(): void {
   resolvers.clear();
+  clearReverseMemo();
 }
 
 /** The root resolver for `urlconf` (default: `settings.ROOT_URLCONF`), built once. */

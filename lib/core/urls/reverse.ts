@@ -5,7 +5,8 @@
 import type { HttpRequest } from '../http';
 import { combineCandidates, type ReverseCandidate } from './candidates';
 import { NoReverseMatch } from './exceptions';
-import { getResolver, type ReverseKey } from './resolvers';
+import { getResolver, type ReverseKey, type URLResolver } from './resolvers';
+import { memoisedPath, memorisePath, reverseMemoKey } from './reverseMemo';
 import type { UrlConfModule, ViewFunction } from './types';
 
 /** Options of `reverse()`. */
@@ -24,9 +25,23 @@ export interface ReverseOptions {
  * function. Throws `NoReverseMatch`.
  */
 export function reverse(viewName: string | ViewFunction, options: ReverseOptions = {}): string {
-  let resolver = getResolver(options.urlconf);
+  const root = getResolver(options.urlconf);
   const args = options.args ?? [];
   const kwargs = options.kwargs ?? {};
+  const memoKey = typeof viewName === 'string'
+    ? reverseMemoKey(viewName, options.currentApp ?? options.request?.resolverMatch?.namespace ?? null, args, kwargs)
+    : null;
+  let url = memoKey === null ? undefined : memoisedPath(root, memoKey);
+  if (url === undefined) {
+    url = reversePath(root, viewName, options, args, kwargs);
+    if (memoKey !== null) memorisePath(root, memoKey, url);
+  }
+  return options.request ? options.request.buildAbsoluteUri(url) : url;
+}
+
+/** The path `reverse()` answers, walked from `root` (no memo). */
+function reversePath(root: URLResolver, viewName: string | ViewFunction, options: ReverseOptions, args: unknown[], kwargs: Record<string, unknown>): string {
+  let resolver = root;
   let prefix: ReverseCandidate[] = [];
   let key: ReverseKey = viewName;
   if (typeof viewName === 'string') {
@@ -53,7 +68,6 @@ export function reverse(viewName: string | ViewFunction, options: ReverseOptions
       resolver = entry.resolver;
     }
   }
-  let url = `/${resolver.reverseWithPrefix(key, prefix, args, kwargs)}`;
-  if (url.startsWith('//')) url = `/%2F${url.slice(2)}`;
-  return options.request ? options.request.buildAbsoluteUri(url) : url;
+  const url = `/${resolver.reverseWithPrefix(key, prefix, args, kwargs)}`;
+  return url.startsWith('//') ? `/%2F${url.slice(2)}` : url;
 }

@@ -1,0 +1,70 @@
+/**
+ * The memo of `reverse()`: the path a (root resolver, view name, current app, arguments) gives,
+ * kept so a URL named again (the API root's links, a hyperlinked list's detail URLs) is not
+ * rebuilt. Only string view names with string/number/boolean arguments are kept; a failed
+ * reverse (`NoReverseMatch`) is never kept. Forgotten when any setting changes (a new
+ * `ROOT_URLCONF` also means a new resolver) and when `clearUrlCaches()` runs; bounded: at
+ * `MAX_ENTRIES` entries per resolver the memo starts over.
+ */
+import { onSettingChanged } from '../conf';
+import type { URLResolver } from './resolvers';
+
+/** The most paths kept per root resolver. */
+export const MAX_ENTRIES = 4096;
+
+let memos = new WeakMap<URLResolver, Map<string, string>>();
+
+onSettingChanged(() => {
+  memos = new WeakMap();
+});
+
+/** Forget every memoised path (`clearUrlCaches()` calls this). */
+export function clearReverseMemo(): void {
+  memos = new WeakMap();
+}
+
+function argumentKey(value: unknown): string | null {
+  switch (typeof value) {
+    case 'string': return `s${value.length}:${value}`;
+    case 'number': return `n${value}`;
+    case 'boolean': return value ? 't' : 'f';
+    default: return null;
+  }
+}
+
+/**
+ * The memo key of one reverse, or null when it cannot be memoised (an argument that is not a
+ * string, number or boolean: its text could change between calls).
+ */
+export function reverseMemoKey(viewName: string, currentApp: string | null, args: readonly unknown[], kwargs: Record<string, unknown>): string | null {
+  let key = `${viewName.length}:${viewName}|${currentApp ?? ''}|`;
+  for (const value of args) {
+    const part = argumentKey(value);
+    if (part === null) return null;
+    key += `${part},`;
+  }
+  key += '|';
+  for (const name in kwargs) {
+    const part = argumentKey(kwargs[name]);
+    if (part === null) return null;
+    key += `${name.length}:${name}=${part},`;
+  }
+  return key;
+}
+
+/** The memoised path of `key` under `resolver`, or undefined. */
+export function memoisedPath(resolver: URLResolver, key: string): string | undefined {
+  return memos.get(resolver)?.get(key);
+}
+
+/** Keep `path` as what `key` reverses to under `resolver`. */
+export function memorisePath(resolver: URLResolver, key: string, path: string): void {
+  let memo = memos.get(resolver);
+  if (!memo) {
+    memo = new Map();
+    memos.set(resolver, memo);
+  } else if (memo.size >= MAX_ENTRIES) {
+    memo.clear();
+  }
+  memo.set(key, path);
+}
