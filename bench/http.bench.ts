@@ -12,8 +12,8 @@
  *
  * Both servers run as child processes on one fresh SQLite file (migrated by `manage.ts
  * migrate`, then seeded as the harness seeds): the demo the production way, `serve --workers 1`
- * (from `dist/` after `npm run build`, else under ts-node), with the demo's settings (its
- * access log included); the floor as one process. Bodies are compared before timing (c's
+ * (from `dist/` after `npm run build`, else under ts-node), with the demo's settings (no
+ * access log: serve's default); the floor as one process. Bodies are compared before timing (c's
  * without the new id). The client (undici, keep-alive, `CONNECTIONS` connections, `Accept:
  * application/json`) runs here; rounds alternate demo and floor, each `SECONDS` long, and the
  * median of `ROUNDS` counts; snippets created by (c) are deleted after each round. Printed:

@@ -245,8 +245,12 @@ export interface ProjectSettings extends ProjectSettingsExtension {
   CACHE_COMMAND_TIMEOUT: number;
   /** The `Retry-After` seconds of the 503 answered while the database or the cache is down. */
   SERVICE_UNAVAILABLE_RETRY_AFTER: number;
-  /** Write the one-line access log (method, path, status, bytes, ms) to stderr. */
-  ACCESS_LOG: boolean;
+  /**
+   * The one-line access log (remote, method, path, status, bytes, ms) on stderr, buffered:
+   * `true` in every server, `false` in none, `null` (the default) in `runserver` only — `serve`
+   * logs with `--access-log`, as gunicorn's access log is off unless asked for.
+   */
+  ACCESS_LOG: boolean | null;
   /**
    * Log 500s (`Internal Server Error: <path>` and the stack) and suspicious 400s to stderr, as
    * Django's `django.request` logger does. `null` (the default) logs unless the environment sets
@@ -334,7 +338,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
   CACHE_CONNECT_TIMEOUT: 2,
   CACHE_COMMAND_TIMEOUT: 2,
   SERVICE_UNAVAILABLE_RETRY_AFTER: 5,
-  ACCESS_LOG: true,
+  ACCESS_LOG: null,
   LOG_SERVER_ERRORS: null,
   API_FRAMEWORK: {},
 };

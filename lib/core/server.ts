@@ -17,6 +17,7 @@ import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
 import { runShutdownHooks } from './shutdown';
 import { superviseWorkers, type ClusterOptions } from './cluster';
+import { accessLog, accessLogLine } from './accessLog';
 
 /** Answers a request; the default is the project's handler (middleware, URLs, views). */
 export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
@@ -86,38 +87,90 @@ async function writeStream(res: ServerResponse, response: StreamingHttpResponse)
 }
 
 /**
+ * Put `name: value` in node's flat header list: where the response's own headers already hold
+ * that name (any case), in its place and spelled `name`, as `setHeader()` would; else last.
+ */
+function putHeader(list: Array<string | string[]>, response: HttpResponse, name: string, value: string | string[]): void {
+  if (response.headers.has(name)) {
+    const lower = name.toLowerCase();
+    for (let i = 0; i < list.length; i += 2) {
+      if ((list[i] as string).toLowerCase() === lower) {
+        list[i] = name;
+        list[i + 1] = value;
+        return;
+      }
+    }
+  }
+  list.push(name, value);
+}
+
+/** Drop `name` (any case) from node's flat header list. */
+function dropHeader(list: Array<string | string[]>, response: HttpResponse, name: string): void {
+  if (!response.headers.has(name)) return;
+  const lower = name.toLowerCase();
+  for (let i = 0; i < list.length; i += 2) {
+    if ((list[i] as string).toLowerCase() === lower) {
+      list.splice(i, 2);
+      return;
+    }
+  }
+}
+
+/**
+ * The head of `response` as node's flat `[name, value, ...]` list for one `writeHead()`: the
+ * response's headers in the order first set, then `Set-Cookie`, `Connection: close` and
+ * `Content-Length` (when `contentLength` is not null; else any Content-Length is dropped),
+ * each replacing a header of that name in place. The same lines, order and spelling as
+ * `setHeader()` one by one gave.
+ */
+function headerList(response: HttpResponse, contentLength: number | null): Array<string | string[]> {
+  const list: Array<string | string[]> = [];
+  for (const [name, value] of response.headers) list.push(name, value);
+  if (response.cookies.size) putHeader(list, response, 'Set-Cookie', response.cookieHeaders());
+  if (response.closeConnection) putHeader(list, response, 'Connection', 'close');
+  if (contentLength === null) dropHeader(list, response, 'Content-Length');
+  else putHeader(list, response, 'Content-Length', String(contentLength));
+  return list;
+}
+
+/**
  * Write `response` to node's `res`. HEAD gets the same headers (Content-Length included) and
  * no body. Answers the number of body bytes written.
+ *
+ * An in-memory body goes out with one `writeHead()` of the whole header list and one `end()`
+ * (a text body as text, so node writes head and body in one chunk).
  */
 export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: HttpResponse): Promise<number> {
-  res.statusCode = response.status;
-  res.statusMessage = response.reasonPhrase;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  const cookies = response.cookieHeaders();
-  if (cookies.length) res.setHeader('Set-Cookie', cookies);
-  if (response.closeConnection) res.setHeader('Connection', 'close');
   const head = req.method === 'HEAD';
   const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
   if (response instanceof StreamingHttpResponse || response.streaming) {
+    res.statusCode = response.status;
+    res.statusMessage = response.reasonPhrase;
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    const cookies = response.cookieHeaders();
+    if (cookies.length) res.setHeader('Set-Cookie', cookies);
+    if (response.closeConnection) res.setHeader('Connection', 'close');
     if (head || bodiless) {
       res.end();
       return 0;
     }
     return writeStream(res, response as StreamingHttpResponse);
   }
-  const body = response.contentBytes;
   if (bodiless) {
     res.removeHeader('Content-Length');
+    res.writeHead(response.status, response.reasonPhrase, headerList(response, null));
     res.end();
     return 0;
   }
-  res.setHeader('Content-Length', body.length);
+  const content = response.content;
+  const length = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.length;
+  res.writeHead(response.status, response.reasonPhrase, headerList(response, length));
   if (head) {
     res.end();
     return 0;
   }
-  res.end(body);
-  return body.length;
+  res.end(content);
+  return length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +181,10 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
 export interface ServerOptions {
   /** Answers requests (default: the project's handler). */
   handler?: RequestHandlerFunction;
-  /** Override `settings.ACCESS_LOG`. */
+  /**
+   * Write the access log (buffered, on stderr); default: on only when `settings.ACCESS_LOG` is
+   * `true` (runserver also logs when it is `null`, its default; serve only with `--access-log`).
+   */
   accessLog?: boolean;
 }
 
@@ -142,12 +198,6 @@ export const SERVER_BUSY_BODY = Buffer.from('{"detail":"Service temporarily unav
 
 /** The access-log status of a request whose client went away before the answer (nginx's 499). */
 const CLIENT_CLOSED_STATUS = 499;
-
-function accessLogLine(req: IncomingMessage, status: number, bytes: number, started: bigint): string {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const remote = req.socket?.remoteAddress ?? '-';
-  return `${remote} "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${bytes} ${ms.toFixed(1)}ms`;
-}
 
 /** A non-negative integer setting; `fallback` when unset or malformed, 0 meaning "no cap". */
 function countSetting(name: SettingName, fallback: number): number {
@@ -223,7 +273,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
   const server = http.createServer({ requestTimeout, headersTimeout, keepAlive: true, connectionsCheckingInterval });
   server.keepAliveTimeout = Math.max(0, Number(settings.SERVER_KEEP_ALIVE_TIMEOUT) || 0) * 1000;
 
-  const accessLogOn = (): boolean => options.accessLog ?? (settings.ACCESS_LOG as boolean);
+  const accessLogOn = (): boolean => options.accessLog ?? settings.ACCESS_LOG === true;
   let inFlight = 0;
   const inFlightBySocket = new WeakMap<Socket, number>();
 
@@ -234,7 +284,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
     const onSocket = inFlightBySocket.get(socket) ?? 0;
     if ((caps.concurrent > 0 && inFlight >= caps.concurrent) || (caps.pipelined > 0 && onSocket >= caps.pipelined)) {
       const bytes = answerBusy(req, res, caps.retryAfter);
-      if (accessLogOn()) process.stderr.write(`${accessLogLine(req, 503, bytes, started)}\n`);
+      if (accessLogOn()) accessLog.write(accessLogLine(req, 503, bytes, started));
       return;
     }
     inFlight += 1;
@@ -287,7 +337,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
         }
         if (accessLogOn()) {
           const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
-          process.stderr.write(`${accessLogLine(req, status, bytes, started)}\n`);
+          accessLog.write(accessLogLine(req, status, bytes, started));
         }
       } finally {
         release();
@@ -392,13 +442,13 @@ export async function runServer(options: RunServerOptions = {}): Promise<Running
  * and on SIGTERM/SIGINT stop them all (`superviseWorkers()`). In a worker: serve on the port
  * the primary chose. Resolves once everything has stopped, with the primary's exit status.
  */
-export async function runCluster(options: ClusterOptions): Promise<number> {
+export async function runCluster(options: ClusterOptions & Pick<ServerOptions, 'accessLog'>): Promise<number> {
   if (cluster.isPrimary) return superviseWorkers(options);
   // The primary resolved port 0 to a concrete port so that every worker (and every
   // replacement) shares one listening handle.
   const assigned = Number(process.env.API_FRAMEWORK_BIND_PORT);
   const port = Number.isInteger(assigned) && assigned > 0 ? assigned : options.port ?? 8000;
-  const running = await runServer({ host: options.host ?? '127.0.0.1', port, handleSignals: true });
+  const running = await runServer({ host: options.host ?? '127.0.0.1', port, handleSignals: true, accessLog: options.accessLog });
   process.send?.({ type: 'listening', port: running.port });
   await running.closed;
   return 0;

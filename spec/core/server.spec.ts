@@ -292,6 +292,15 @@ server('access log :: one line per request when ACCESS_LOG', async ({ client }) 
     });
     assert.match(output, /^127\.0\.0\.1 "GET \/hello\/\?x=1 HTTP\/1\.1" 200 9 \d+\.\dms\n$/);
   });
+  // null (the default): only runserver logs (it passes accessLog: true); this server does not.
+  await overrideSettings({ ACCESS_LOG: null }, async () => {
+    const { output } = await quietly(async () => {
+      const res = await client.request({ path: '/hello/', method: 'GET' });
+      await text(res.body);
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    assert.is(output, '');
+  });
   const { output } = await quietly(async () => {
     const res = await client.request({ path: '/hello/', method: 'GET' });
     await text(res.body);

@@ -53,7 +53,7 @@ export default class RunserverCommand extends BaseCommand {
     await this.checkMigrations();
     let running;
     try {
-      running = await runServer({ host: parsed.host, port: parsed.port, handleSignals: true });
+      running = await runServer({ host: parsed.host, port: parsed.port, handleSignals: true, accessLog: settings.ACCESS_LOG !== false });
     } catch (error) {
       const message = listenErrorMessage(error);
       if (message) throw new ServerStartError(message);

@@ -25,6 +25,7 @@ export default class ServeCommand extends BaseCommand {
     parser.addArgument({ name: 'workers', short: 'w', type: 'number', default: defaultServeWorkers(), help: 'Number of worker processes (default: one per CPU).' });
     parser.addArgument({ name: 'bind', short: 'b', type: 'string', default: SERVE_DEFAULT_BIND, help: 'HOST:PORT to listen on (default 127.0.0.1:8000).' });
     parser.addArgument({ name: 'skip-checks', type: 'boolean', help: 'Skip system checks.' });
+    parser.addArgument({ name: 'access-log', type: 'boolean', help: 'Write the access log (one line per request, buffered) to stderr; off by default unless ACCESS_LOG is true.' });
   }
 
   override async handle(options: CommandOptions): Promise<number> {
@@ -51,6 +52,6 @@ export default class ServeCommand extends BaseCommand {
       await runSystemChecks({ includeDatabaseChecks: true, stdout: this.stdout, stderr: this.stderr });
     }
     const { runCluster } = await import('../server');
-    return runCluster(clusterOptions);
+    return runCluster({ ...clusterOptions, accessLog: options.accessLog ? true : undefined });
   }
 }
