@@ -360,9 +360,9 @@ async function requestToken(request: HttpRequest): Promise<string> {
  * failure reason, or null when the request passes. Safe methods always pass.
  */
 async function verify(request: HttpRequest): Promise<string | null> {
+  if (SAFE_METHODS.has(request.method)) return null;
   loadToken(request);
   const state = stateOf(request);
-  if (SAFE_METHODS.has(request.method)) return null;
   if (request.dontEnforceCsrfChecks) return null;
   const origin = request.header('origin');
   if (origin !== undefined && origin !== null) {
@@ -421,7 +421,10 @@ export class CsrfViewMiddleware {
 
   /** Load the incoming token, run the rest of the chain, then set the cookie when needed. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
-    loadToken(request);
+    // The cookie is read when a token is first asked for (getToken(), rotateToken(), the
+    // check of an unsafe request): reading it has no other effect. The session is read here,
+    // as the host framework does, because reading it is seen (Vary: Cookie).
+    if (settings.CSRF_USE_SESSIONS) loadToken(request);
     const response = await this.getResponse(request);
     return this.processResponse(request, response);
   }
@@ -443,7 +446,9 @@ export class CsrfViewMiddleware {
 
   /** Set the CSRF cookie when a token was used or rotated. */
   processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
-    const state = stateOf(request);
+    const state = states.get(request);
+    // No token was asked for or checked: nothing to set.
+    if (state === undefined) return response;
     if (!state.needsReset && cookieSetOn.has(response)) return response;
     if (!state.used) return response;
     setTokenOnResponse(request, response);

@@ -304,4 +304,34 @@ Csrf('cookie settings :: secure, httponly, age, name', async () => {
   );
 });
 
+Csrf('safe methods :: the cookie is read only when a token is asked for; the answer is the same', async () => {
+  const cookie = maskCipherSecret(secret());
+  const reads = (request: HttpRequest): (() => number) => {
+    const cookies = request.cookies;
+    let count = 0;
+    Object.defineProperty(request, 'cookies', { get: () => (count++, cookies) });
+    return () => count;
+  };
+  for (const method of ['GET', 'HEAD', 'OPTIONS', 'TRACE']) {
+    const plain = req({ method, cookieToken: cookie });
+    const plainReads = reads(plain);
+    const response = await run(plain);
+    assert.is(plainReads(), 0, method);
+    assert.is(response.cookies.size, 0, method);
+    assert.is(response.getHeader('Vary'), undefined, method);
+  }
+  // A page that shows the token (the browsable API's forms) reads it and keeps the client's secret.
+  const withForm = req({ method: 'GET', cookieToken: cookie });
+  const formReads = reads(withForm);
+  let shown = '';
+  const response = await run(withForm, (r) => {
+    shown = getToken(r);
+    return new HttpResponse('form');
+  });
+  assert.is(formReads(), 1);
+  assert.ok(compareMaskedTokens(shown, cookie));
+  assert.ok(compareMaskedTokens(String(response.cookies.get('csrftoken')?.value), cookie));
+  assert.is(response.getHeader('Vary'), 'Cookie');
+});
+
 Csrf.run();
