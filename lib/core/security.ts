@@ -15,10 +15,10 @@
  * | `SECURE_REDIRECT_EXEMPT` | `[]` | regexes searched in the path without its leading `/` |
  * | `SECURE_CROSS_ORIGIN_OPENER_POLICY` | `'same-origin'` | `Cross-Origin-Opener-Policy` (null: none; Django 4.0's setting and default) |
  *
- * Headers a view already set are kept. Settings are read per request, so overriding them in
- * tests takes effect at once.
+ * Headers a view already set are kept. The headers are computed from the settings once, and
+ * again after any setting changes (so overriding them in tests takes effect at once).
  */
-import { settings, type SettingName } from './conf';
+import { onSettingChanged, settings, type SettingName } from './conf';
 import { HttpResponsePermanentRedirect, type HttpRequest, type HttpResponse } from './http';
 import { MiddlewareMixin } from './middleware';
 
@@ -53,6 +53,39 @@ export function referrerPolicyValue(policy: unknown): string | null {
   return values.map((value) => value.trim()).join(',');
 }
 
+/** The security headers of the current settings, computed once per settings change. */
+interface SecurityHeaders {
+  /** `Strict-Transport-Security` for HTTPS responses, or null. */
+  hsts: string | null;
+  /** The other headers, in the order they are added (each only when the response has none). */
+  defaults: ReadonlyArray<readonly [string, string]>;
+}
+
+let cachedHeaders: SecurityHeaders | null = null;
+onSettingChanged(() => {
+  cachedHeaders = null;
+});
+
+function securityHeaders(): SecurityHeaders {
+  if (cachedHeaders) return cachedHeaders;
+  const seconds = Number(setting('SECURE_HSTS_SECONDS', 0));
+  let hsts: string | null = null;
+  if (seconds) {
+    hsts = `max-age=${seconds}`;
+    if (setting('SECURE_HSTS_INCLUDE_SUBDOMAINS', false)) hsts += '; includeSubDomains';
+    if (setting('SECURE_HSTS_PRELOAD', false)) hsts += '; preload';
+  }
+  const defaults: Array<readonly [string, string]> = [];
+  if (setting('SECURE_CONTENT_TYPE_NOSNIFF', true)) defaults.push(['X-Content-Type-Options', 'nosniff']);
+  if (setting('SECURE_BROWSER_XSS_FILTER', false)) defaults.push(['X-XSS-Protection', '1; mode=block']);
+  const policy = referrerPolicyValue(setting<unknown>('SECURE_REFERRER_POLICY', DEFAULT_REFERRER_POLICY));
+  if (policy !== null) defaults.push(['Referrer-Policy', policy]);
+  const opener = setting<string | null>('SECURE_CROSS_ORIGIN_OPENER_POLICY', DEFAULT_CROSS_ORIGIN_OPENER_POLICY);
+  if (opener) defaults.push(['Cross-Origin-Opener-Policy', opener]);
+  cachedHeaders = { hsts, defaults };
+  return cachedHeaders;
+}
+
 /**
  * Adds the security headers the settings ask for and, with `SECURE_SSL_REDIRECT`, sends plain
  * HTTP requests to HTTPS. List it first in `MIDDLEWARE`, so every answer (error pages
@@ -73,23 +106,13 @@ export class SecurityMiddleware extends MiddlewareMixin {
    * opener policy, unless set already.
    */
   override processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
-    const seconds = Number(setting('SECURE_HSTS_SECONDS', 0));
-    if (seconds && request.isSecure() && !response.hasHeader('Strict-Transport-Security')) {
-      let value = `max-age=${seconds}`;
-      if (setting('SECURE_HSTS_INCLUDE_SUBDOMAINS', false)) value += '; includeSubDomains';
-      if (setting('SECURE_HSTS_PRELOAD', false)) value += '; preload';
-      response.setHeader('Strict-Transport-Security', value);
+    const headers = securityHeaders();
+    if (headers.hsts !== null && request.isSecure() && !response.hasHeader('Strict-Transport-Security')) {
+      response.setHeader('Strict-Transport-Security', headers.hsts);
     }
-    if (setting('SECURE_CONTENT_TYPE_NOSNIFF', true) && !response.hasHeader('X-Content-Type-Options')) {
-      response.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of headers.defaults) {
+      if (!response.hasHeader(name)) response.setHeader(name, value);
     }
-    if (setting('SECURE_BROWSER_XSS_FILTER', false) && !response.hasHeader('X-XSS-Protection')) {
-      response.setHeader('X-XSS-Protection', '1; mode=block');
-    }
-    const policy = referrerPolicyValue(setting<unknown>('SECURE_REFERRER_POLICY', DEFAULT_REFERRER_POLICY));
-    if (policy !== null && !response.hasHeader('Referrer-Policy')) response.setHeader('Referrer-Policy', policy);
-    const opener = setting<string | null>('SECURE_CROSS_ORIGIN_OPENER_POLICY', DEFAULT_CROSS_ORIGIN_OPENER_POLICY);
-    if (opener && !response.hasHeader('Cross-Origin-Opener-Policy')) response.setHeader('Cross-Origin-Opener-Policy', opener);
     return response;
   }
 }
