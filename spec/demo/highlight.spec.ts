@@ -6,7 +6,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import hljs from 'highlight.js';
 import { LANGUAGE_CHOICES, STYLE_CHOICES } from '../../demo/snippets/choices';
-import { highlightLanguage, PLAIN_TEXT } from '../../demo/snippets/languages';
+import { spawnSync } from 'node:child_process';
+import { highlighterFor, highlightLanguage, PLAIN_TEXT } from '../../demo/snippets/languages';
+import { LANGUAGE_INDEX } from '../../demo/snippets/languageIndex';
+import { languageIndexOf } from '../../demo/snippets/languageIndexOf';
+import { PROJECT_ROOT } from '../../lib/core/conf';
 import { isKnownStyle, themeCss } from '../../demo/snippets/themes';
 import { escapeHtml, highlightDocument } from '../../demo/snippets/highlight';
 
@@ -63,6 +67,53 @@ test('document :: title, theme, line numbers, escaping', () => {
   assert.not.ok(plain.includes('class="linenos"'));
   assert.ok(plain.includes('<code class="hljs language-plaintext">x\n</code>'));
   assert.is(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;');
+});
+
+test('languages :: the kept index is highlight.js\'s (else run npx ts-node scripts/highlightIndex.ts)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const version = (require('highlight.js/package.json') as { version: string }).version;
+  assert.equal(LANGUAGE_INDEX, languageIndexOf(hljs, version));
+  assert.equal(LANGUAGE_INDEX.embeds.xml, ['css', 'javascript']);
+  assert.is(LANGUAGE_INDEX.embeds.http, '*');
+  assert.is(LANGUAGE_INDEX.aliases.html, 'xml');
+});
+
+/** Text with something for most grammars and for the languages they embed. */
+const SAMPLE = [
+  '#!/usr/bin/env python', '<html><head><style>p { color: red; }</style>', '<script>const a = `x${1}`; // c</script></head>',
+  '<?php echo "hi"; ?> {{ value|upper }} {% if x %}<%= @y %>{% endif %}', 'SELECT id, "name" FROM t WHERE n > 1; -- q',
+  'def f(x):\n    return x + 1  # c', 'GET /x HTTP/1.1', 'Content-Type: application/json', '', '{"a": [1, 2.5, true, null]}',
+  '```python', 'print("x")', '```', '$ ls -la | grep foo', '>>> 1 + 1', '2',
+].join('\n');
+
+test('languages :: registered on demand, every choice highlights as with every grammar loaded', () => {
+  for (const [value] of LANGUAGE_CHOICES) {
+    const language = highlightLanguage(value);
+    const lazy = highlighterFor(language).highlight(SAMPLE, { language, ignoreIllegals: true }).value;
+    const full = hljs.highlight(SAMPLE, { language, ignoreIllegals: true }).value;
+    assert.is(lazy, full, `${value} (${language})`);
+  }
+});
+
+test('languages :: mapping loads no grammar; highlighting loads the one asked for and what it embeds', () => {
+  const script = `
+    const path = require('node:path');
+    const { highlightLanguage } = require('./demo/snippets/languages');
+    const { highlightCode } = require('./demo/snippets/highlight');
+    const loaded = () => Object.keys(require.cache).filter((file) => file.includes(path.join('highlight.js', 'lib', 'languages'))).map((file) => path.basename(file, '.js')).sort();
+    const all = () => Boolean(require.cache[require.resolve('highlight.js')]);
+    const mapped = ${JSON.stringify(LANGUAGE_CHOICES.map(([value]) => value))}.map(highlightLanguage).length;
+    const afterMapping = loaded().join(',');
+    highlightCode({ code: 'print(1)', language: 'python', style: 'friendly', linenos: false });
+    const afterPython = loaded().join(',');
+    highlightCode({ code: '<p>x</p>', language: 'html', style: 'friendly', linenos: false });
+    process.stdout.write(JSON.stringify({ mapped, afterMapping, afterPython, afterHtml: loaded().join(','), all: all() }));
+  `;
+  const child = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  assert.is(child.status, 0, child.stderr);
+  assert.equal(JSON.parse(child.stdout), {
+    mapped: LANGUAGE_CHOICES.length, afterMapping: '', afterPython: 'python', afterHtml: 'css,graphql,javascript,python,xml', all: false,
+  });
 });
 
 test.run();
