@@ -429,15 +429,26 @@ export class CsrfViewMiddleware {
     return this.processResponse(request, response);
   }
 
-  /** Check the request before the view runs; a response (403) when it fails, else null. */
-  async processView(
+  /**
+   * Check the request before the view runs; a response (403) when it fails, else null. Safe
+   * methods and exempt views answer at once (no promise).
+   */
+  processView(
     request: HttpRequest,
     view: ViewFunction | null,
     _args?: unknown,
     _kwargs?: unknown,
-  ): Promise<HttpResponse | null> {
+  ): HttpResponse | null | Promise<HttpResponse | null> {
     if (request.csrfProcessingDone) return null;
     if (view && view.csrfExempt) return null;
+    if (SAFE_METHODS.has(request.method)) {
+      request.csrfProcessingDone = true;
+      return null;
+    }
+    return this.checkUnsafe(request);
+  }
+
+  private async checkUnsafe(request: HttpRequest): Promise<HttpResponse | null> {
     const reason = await verify(request);
     if (reason !== null) return this.reject(request, reason);
     request.csrfProcessingDone = true;

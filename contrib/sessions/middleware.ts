@@ -50,14 +50,16 @@ export class SessionMiddleware {
     if (key !== null) await session.ensureLoaded();
     request.session = session;
     const response = await this.getResponse(request);
-    return this.processResponse(request, response);
+    const processed = this.processResponse(request, response);
+    return processed instanceof Promise ? await processed : processed;
   }
 
   /**
    * Save a modified session and set its cookie; delete the cookie of a session that was
-   * emptied; add `Vary: Cookie` when the session was read.
+   * emptied; add `Vary: Cookie` when the session was read. Answers a promise only when the
+   * session is saved.
    */
-  async processResponse(request: HttpRequest, response: HttpResponse): Promise<HttpResponse> {
+  processResponse(request: HttpRequest, response: HttpResponse): HttpResponse | Promise<HttpResponse> {
     const session = request.session;
     if (!session) return response;
     const { accessed, modified } = session;
@@ -74,32 +76,39 @@ export class SessionMiddleware {
     }
     if (accessed) patchVaryHeaders(response, ['Cookie']);
     if ((modified || settings.SESSION_SAVE_EVERY_REQUEST) && !empty && response.status !== 500) {
-      let maxAge: number | null = null;
-      let expires: Date | null = null;
-      if (!session.getExpireAtBrowserClose()) {
-        maxAge = session.getExpiryAge();
-        expires = new Date(Date.now() + maxAge * 1000);
-      }
-      try {
-        await session.save();
-      } catch (error) {
-        if (error instanceof UpdateError) {
-          throw new SessionInterrupted(
-            "The request's session was deleted before the request completed. The user may have logged out in a concurrent request, for example.",
-          );
-        }
-        throw error;
-      }
-      response.setCookie(cookieName, session.sessionKey ?? '', {
-        maxAge,
-        expires,
-        domain: settings.SESSION_COOKIE_DOMAIN,
-        path: settings.SESSION_COOKIE_PATH,
-        secure: settings.SESSION_COOKIE_SECURE,
-        httpOnly: settings.SESSION_COOKIE_HTTPONLY,
-        sameSite: settings.SESSION_COOKIE_SAMESITE,
-      });
+      return this.saveSession(session, response);
     }
+    return response;
+  }
+
+  /** Save the session and set its cookie. */
+  private async saveSession(session: NonNullable<HttpRequest['session']>, response: HttpResponse): Promise<HttpResponse> {
+    const cookieName = settings.SESSION_COOKIE_NAME;
+    let maxAge: number | null = null;
+    let expires: Date | null = null;
+    if (!session.getExpireAtBrowserClose()) {
+      maxAge = session.getExpiryAge();
+      expires = new Date(Date.now() + maxAge * 1000);
+    }
+    try {
+      await session.save();
+    } catch (error) {
+      if (error instanceof UpdateError) {
+        throw new SessionInterrupted(
+          "The request's session was deleted before the request completed. The user may have logged out in a concurrent request, for example.",
+        );
+      }
+      throw error;
+    }
+    response.setCookie(cookieName, session.sessionKey ?? '', {
+      maxAge,
+      expires,
+      domain: settings.SESSION_COOKIE_DOMAIN,
+      path: settings.SESSION_COOKIE_PATH,
+      secure: settings.SESSION_COOKIE_SECURE,
+      httpOnly: settings.SESSION_COOKIE_HTTPONLY,
+      sameSite: settings.SESSION_COOKIE_SAMESITE,
+    });
     return response;
   }
 }

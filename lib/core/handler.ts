@@ -245,7 +245,8 @@ export class BaseHandler {
       const { func: view, args, kwargs } = match;
       let response: unknown = null;
       for (const hook of this.viewMiddleware) {
-        response = await hook(request, view, args, kwargs);
+        response = hook(request, view, args, kwargs);
+        if (isPromiseLike(response)) response = await response;
         if (response) break;
       }
       if (!response) {

@@ -46,12 +46,18 @@ export class MiddlewareMixin implements Middleware {
     return response;
   }
 
-  /** Runs the hooks around the next handler. */
+  /** Runs the hooks around the next handler (a hook's answer is awaited only when it is a promise). */
   async handle(request: HttpRequest): Promise<HttpResponse> {
-    const early = await this.processRequest(request);
+    let early = this.processRequest(request);
+    if (isPromiseLike(early)) early = await early;
     const response = early ?? (await this.getResponse(request));
-    return this.processResponse(request, response);
+    const processed = this.processResponse(request, response);
+    return isPromiseLike(processed) ? await processed : processed;
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** Turn a `MIDDLEWARE` entry (class or dotted path) into a class. */
