@@ -83,7 +83,7 @@ export type GenericFilterBackendClass = new () => object;
 export type PaginationClass = new () => BasePagination;
 
 /** The `orderingFields` a view allows (`OrderingFilter`): names, `[name, label]` pairs or `'__all__'`. */
-export type OrderingFields = readonly (string | readonly [string, string])[] | '__all__';
+export type OrderingFields = NonNullable<FilterView['orderingFields']>;
 
 function isFilterBackend(value: object): value is GenericFilterBackend {
   return typeof (value as { filterQueryset?: unknown }).filterQueryset === 'function';
@@ -132,15 +132,16 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
   /** The pagination class; `undefined` means `DEFAULT_PAGINATION_CLASS`, `null` turns it off. */
   paginationClass?: PaginationClass | null = undefined;
 
-  // What the filter backends read (see lib/filters.ts); unset until a subclass sets them.
+  // What the filter backends read, typed as they read it (`FilterView`, lib/filters.ts); unset
+  // until a subclass sets them.
   /** `SearchFilter`'s fields: `['title', '=language', 'owner__username']` (`^` starts-with, `=` exact, `@` full text, `$` regex). */
-  searchFields?: readonly string[] | null;
+  searchFields?: FilterView['searchFields'];
   /** `OrderingFilter`'s allowed orderings; unset means the serializer's readable model fields. */
-  orderingFields?: OrderingFields | null;
+  orderingFields?: FilterView['orderingFields'];
   /** The default ordering applied by `OrderingFilter` when the request names none. */
-  ordering?: string | readonly string[] | null;
+  ordering?: FilterView['ordering'];
   /** `FieldFilterBackend`'s fields: `['language', 'owner__username']` (`?language=python`). */
-  filtersetFields?: readonly string[] | null;
+  filtersetFields?: FilterView['filtersetFields'];
 
   #paginator: BasePagination | null | undefined = undefined;
 

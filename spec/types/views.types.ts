@@ -13,7 +13,7 @@ import { PageNumberPagination } from '../../lib/pagination';
 import { IsAuthenticated } from '../../lib/permissions';
 import type { Request } from '../../lib/request';
 import { Response } from '../../lib/response';
-import { ModelSerializer, type ModelSerializerMeta } from '../../lib/serializers';
+import { meta, ModelSerializer } from '../../lib/serializers';
 import { API_VIEW_POLICIES, APIView, type ApiViewPolicy, type ViewOptions } from '../../lib/views';
 import { GenericViewSet, ModelViewSet, ReadOnlyModelViewSet } from '../../lib/viewsets';
 import { GNote, GOwner } from '../models/generics/models';
@@ -68,8 +68,8 @@ void MisspeltPolicyView;
 
 // ---- Generic views take the model type (and the serializer type) -------------------------
 
-class NoteModelSerializer extends ModelSerializer {
-  static Meta: ModelSerializerMeta = { model: GNote, fields: ['id', 'title', 'language', 'rank'] };
+class NoteModelSerializer extends ModelSerializer<GNote> {
+  static Meta = meta({ model: GNote, fields: ['id', 'title', 'language', 'rank'] });
 }
 
 // The generics module's own doc example.
@@ -92,6 +92,10 @@ class NoteDetail extends RetrieveUpdateDestroyAPIView<GNote, NoteModelSerializer
     expectType<string>(note.title);
     expectExactType<QuerySet<GNote>>()(this.getQueryset());
     expectExactType<QuerySet<GNote>>()(await this.filterQueryset(this.getQueryset()));
+    // The view's queryset is the model's typed queryset: field names are checked.
+    this.getQueryset().filter({ language: 'python', rank__gte: 2 }).orderBy('-rank');
+    // @ts-expect-error a misspelt field name in the view's queryset
+    this.getQueryset().filter({ langauge: 'python' });
     expectExactType<NoteModelSerializer>()(this.getSerializer(note, { data: request.data, partial: true }));
     expectExactType<NoteModelSerializer>()(this.getSerializer({ data: request.data }));
     expectExactType<NoteModelSerializer>()(this.getSerializer(note));
@@ -108,7 +112,7 @@ class NoteDetail extends RetrieveUpdateDestroyAPIView<GNote, NoteModelSerializer
   }
 
   override async performUpdate(serializer: NoteModelSerializer): Promise<void> {
-    await serializer.save();
+    expectExactType<GNote>()(await serializer.save());
   }
 
   override async performDestroy(instance: GNote): Promise<void> {
@@ -150,7 +154,8 @@ class NoteViewSet extends ModelViewSet<GNote, NoteModelSerializer> {
   }
 
   override async performCreate(serializer: NoteModelSerializer): Promise<void> {
-    await serializer.save({ owner_id: this.request.user?.pk ?? null });
+    const note = await serializer.save({ owner_id: this.request.user?.pk ?? null });
+    expectExactType<GNote>()(note);
   }
 }
 expectExactType<Promise<GNote>>()(new NoteViewSet().getObject());
