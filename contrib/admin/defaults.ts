@@ -96,8 +96,8 @@ export function registerDefaultAdmins(site: RegistrySite): void {
   if (installed.includes('api_framework.contrib.auth')) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Group } = require('../auth/models') as typeof import('../auth/models');
-    const user = getUserModel() as unknown as AdminModel;
-    const group = Group as unknown as AdminModel;
+    const user: AdminModel = getUserModel();
+    const group: AdminModel = Group;
     if (!site.isRegistered(user)) {
       site.register(user, new UserAdmin(user));
     }
@@ -106,7 +106,7 @@ export function registerDefaultAdmins(site: RegistrySite): void {
   if (installed.includes('api_framework.contrib.authtoken')) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Token } = require('../authtoken/models') as typeof import('../authtoken/models');
-    const token = Token as unknown as AdminModel;
+    const token: AdminModel = Token;
     if (!site.isRegistered(token)) site.register(token, new TokenAdmin(token));
   }
 }

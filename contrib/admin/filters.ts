@@ -7,7 +7,7 @@
  * other than as a bound parameter.
  */
 import type { Model } from 'sequelize-typescript';
-import { flattenChoices, getFieldInfo, type QuerySet } from '../../lib/core/db';
+import { flattenChoices, getFieldInfo, querysetFor, type QuerySet } from '../../lib/core/db';
 import type { FieldInfo, RelationInfo } from '../../lib/core/db/fieldInfo';
 import type { ModelAdmin } from './options';
 
@@ -64,8 +64,8 @@ function definitionFor(admin: ModelAdmin, name: string): FilterDefinition {
       param: `${name}__${targetPk.name}__exact`,
       title: column?.verboseName ?? name,
       async options() {
-        const rows = await (relation.target as unknown as { objects: { all(): QuerySet<Model> } }).objects.all().fetch();
-        return rows.map((row) => [String((row as unknown as { pk: unknown }).pk), String(row)]);
+        const rows = await querysetFor(relation.target).fetch();
+        return rows.map((row) => [String((row as Model & { pk?: unknown }).pk), String(row)]);
       },
       convert: (value) => columnValue(targetPk, value),
     };

@@ -168,7 +168,7 @@ export class ModelAdmin implements ModelAdminOptions {
   getListValue(obj: Model, item: string | ((obj: Model) => unknown)): unknown {
     if (typeof item === 'function') return item(obj);
     if (item === '__str__') return String(obj);
-    const value = (obj as unknown as Record<string, unknown>)[item];
+    const value = (obj as Model & Record<string, unknown>)[item];
     if (typeof value === 'function') return (value as () => unknown).call(obj);
     if (value === null || value === undefined) return value;
     const column = getFieldInfo(this.model).fields.find((f) => f.name === item);

@@ -39,6 +39,11 @@ export class NotRegistered extends Error {
 }
 
 const NEVER_CACHE = 'max-age=0, no-cache, no-store, must-revalidate, private';
+
+/** The object's primary key as text (URLs, checkbox values). */
+function pkText(obj: Model): string {
+  return String((obj as Model & { pk?: unknown }).pk);
+}
 const MESSAGES_KEY = '_admin_messages';
 
 type AdminViewHandler = (request: HttpRequest, kwargs: Record<string, unknown>) => Promise<HttpResponse>;
@@ -312,8 +317,8 @@ export class AdminSite {
     const rowsQuery = related.length ? queryset.selectRelated(...related) : queryset;
     const objects = await rowsQuery.slice((pageNumber - 1) * admin.listPerPage, pageNumber * admin.listPerPage).fetch();
     const rows = objects.map((obj) => ({
-      pk: String((obj as unknown as { pk: unknown }).pk),
-      url: this.url('change', { ...kw, object_id: String((obj as unknown as { pk: unknown }).pk) }),
+      pk: pkText(obj),
+      url: this.url('change', { ...kw, object_id: pkText(obj) }),
       cells: admin.listDisplay.map((item) => {
         const value = admin.getListValue(obj, item);
         if (typeof value === 'boolean') return { bool: value };
@@ -370,7 +375,7 @@ export class AdminSite {
     if (!(await admin.hasDeletePermission(request.user))) return this.forbidden(request);
     const objects = await admin.getQueryset().filter({ pk__in: selected }).fetch();
     if (form.get('post') === 'yes') {
-      for (const obj of objects) await (obj as unknown as { destroy(): Promise<void> }).destroy();
+      for (const obj of objects) await obj.destroy();
       const name = objects.length === 1 ? admin.verboseName : admin.verboseNamePlural;
       this.message(request, `Successfully deleted ${objects.length} ${name}.`);
       return back;
@@ -380,8 +385,8 @@ export class AdminSite {
       verbose_name_plural: admin.verboseNamePlural,
       model_name_plural: capitalize(admin.verboseNamePlural),
       changelist_url: this.url('changelist', kw),
-      objects: objects.map((obj) => ({ pk: String((obj as unknown as { pk: unknown }).pk), repr: String(obj),
-        url: this.url('change', { ...kw, object_id: String((obj as unknown as { pk: unknown }).pk) }) })),
+      objects: objects.map((obj) => ({ pk: pkText(obj), repr: String(obj),
+        url: this.url('change', { ...kw, object_id: pkText(obj) }) })),
       action,
     });
   }
@@ -417,14 +422,14 @@ export class AdminSite {
         const verb = obj ? 'changed' : 'added';
         this.message(request, `The ${admin.verboseName} “${String(saved)}” was ${verb} successfully.`);
         if (form.get('_continue') !== undefined && form.get('_continue') !== null) {
-          return this.neverCache(new HttpResponseRedirect(this.url('change', { ...kw, object_id: String((saved as unknown as { pk: unknown }).pk) })));
+          return this.neverCache(new HttpResponseRedirect(this.url('change', { ...kw, object_id: pkText(saved) })));
         }
         return this.neverCache(new HttpResponseRedirect(this.url('changelist', kw)));
       }
     } else if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new HttpResponseNotAllowed(['GET', 'HEAD', 'POST']);
     }
-    const objectId = obj ? String((obj as unknown as { pk: unknown }).pk) : null;
+    const objectId = obj ? pkText(obj) : null;
     return this.render(request, 'admin/change_form.html', {
       title: obj ? `Change ${admin.verboseName}` : `Add ${admin.verboseName}`,
       object_repr: obj ? String(obj) : null,
@@ -448,7 +453,7 @@ export class AdminSite {
       const forbidden = await enforceCsrf(request);
       if (forbidden) return forbidden;
       const repr = String(obj);
-      await (obj as unknown as { destroy(): Promise<void> }).destroy();
+      await obj.destroy();
       this.message(request, `The ${admin.verboseName} “${repr}” was deleted successfully.`);
       return this.neverCache(new HttpResponseRedirect(this.url('changelist', kw)));
     }
@@ -459,7 +464,7 @@ export class AdminSite {
       model_name_plural: capitalize(admin.verboseNamePlural),
       object_repr: String(obj),
       changelist_url: this.url('changelist', kw),
-      change_url: this.url('change', { ...kw, object_id: String((obj as unknown as { pk: unknown }).pk) }),
+      change_url: this.url('change', { ...kw, object_id: pkText(obj) }),
     });
   }
 

@@ -207,7 +207,7 @@ function typeOption(type: DataType, name: string): number | null {
 }
 
 function modelMeta(model: ModelCtor): { defaultRelatedName?: string } {
-  return (model as unknown as { meta?: { defaultRelatedName?: string } }).meta ?? {};
+  return (model as ModelCtor & { meta?: { defaultRelatedName?: string } }).meta ?? {};
 }
 
 function defaultVerbose(name: string): string {
@@ -291,6 +291,12 @@ function buildRelationInfo(model: ModelCtor, association: RawAssociation, attrib
   };
 }
 
+/** The model's Sequelize associations, read through the fields this module uses. */
+function associationsOf(model: ModelCtor): RawAssociation[] {
+  // Sequelize's `Association` types do not declare `options`' extras (relatedName, reverseOf) nor `through.model`.
+  return Object.values(model.associations) as unknown as RawAssociation[];
+}
+
 const cache = new WeakMap<object, { generation: number; info: ModelInfo }>();
 
 /** Any model class: `ModelCtor`, `typeof Snippet`, or a QuerySet's `model`. */
@@ -301,13 +307,13 @@ export type AnyModelClass = abstract new (...args: never[]) => object;
  * of bound models changes, which may add reverse relations).
  */
 export function getFieldInfo(modelClass: AnyModelClass | ModelCtor): ModelInfo {
-  const model = modelClass as unknown as ModelCtor;
+  const model = modelClass as ModelCtor;
   ensureModel(model);
   const cached = cache.get(model);
   const generation = bindGeneration();
   if (cached && cached.generation === generation) return cached.info;
-  const attributes = model.getAttributes() as unknown as Record<string, RawAttribute>;
-  const associations = Object.values(model.associations) as unknown as RawAssociation[];
+  const attributes = model.getAttributes() as Record<string, RawAttribute>;
+  const associations = associationsOf(model);
   const fkRelation = new Map<string, string>();
   for (const a of associations) if (a.associationType === 'BelongsTo') fkRelation.set(a.foreignKey, a.as);
   const fields = Object.entries(attributes).map(([name, raw]) => buildFieldInfo(name, raw, fkRelation.get(name) ?? null));
@@ -344,7 +350,7 @@ export function getFieldInfo(modelClass: AnyModelClass | ModelCtor): ModelInfo {
  */
 function addReverseRelations(models: ModelCtor[]): void {
   for (const model of models) {
-    for (const association of Object.values(model.associations) as unknown as RawAssociation[]) {
+    for (const association of associationsOf(model)) {
       if (association.options.reverseOf) continue;
       const type = association.associationType;
       if (type !== 'BelongsTo' && type !== 'BelongsToMany') continue;
@@ -354,7 +360,7 @@ function addReverseRelations(models: ModelCtor[]): void {
       const as = explicit ?? `${lower}_set`;
       const queryName = explicit ?? lower;
       const target = association.target;
-      const existing = Object.values(target.associations) as unknown as RawAssociation[];
+      const existing = associationsOf(target);
       const declared = existing.some(
         (a) => a.as === as || (a.target === model && a.foreignKey === (type === 'BelongsTo' ? association.foreignKey : association.otherKey)),
       );

@@ -12,13 +12,13 @@
  *     }
  */
 import 'reflect-metadata';
-import { Model } from 'sequelize-typescript';
+import { Model, type ModelCtor } from 'sequelize-typescript';
 import type { SaveOptions, InstanceDestroyOptions } from 'sequelize';
 import { Manager, type QuerySet } from './queryset';
 import type { PkValue } from './lookupTypes';
 import { ObjectDoesNotExist, MultipleObjectsReturned } from './errors';
 import { preSave, postSave } from './signals';
-import { getFieldInfo } from './fieldInfo';
+import { getFieldInfo, type AnyModelClass } from './fieldInfo';
 import { deleteInstances } from './deletion';
 import { ensureModel } from './connection';
 
@@ -55,7 +55,7 @@ export abstract class BaseModel extends Model {
   declare static objects: Manager<BaseModel>;
 
   /** The manager class `objects` is built from (set a `Manager` subclass for helpers). */
-  static managerClass: ManagerClass = Manager as unknown as ManagerClass;
+  static managerClass: ManagerClass = Manager<BaseModel>;
 
   /** Django's `Meta`: app label, default ordering, verbose names, unique_together. */
   static meta: ModelMeta = { appLabel: '' };
@@ -149,7 +149,12 @@ Object.defineProperty(BaseModel, 'objects', {
 /** The model class type for `M` (its constructor plus BaseModel's statics). */
 export type ModelClass<M extends BaseModel = BaseModel> = typeof BaseModel & (new (...args: never[]) => M);
 
-/** A fresh root QuerySet for `model` (typed), for code generic over models. */
-export function querysetFor<M extends BaseModel>(model: new (...args: never[]) => M): QuerySet<M> {
-  return (model as unknown as typeof BaseModel).objects.all() as unknown as QuerySet<M>;
+/**
+ * A fresh root QuerySet for `model` (from its manager, so a custom `getQueryset()` applies),
+ * for code generic over models: typed for a model class, untyped for any Sequelize model class.
+ */
+export function querysetFor<M extends BaseModel>(model: new (...args: never[]) => M): QuerySet<M>;
+export function querysetFor(model: AnyModelClass | ModelCtor): QuerySet<BaseModel>;
+export function querysetFor(model: AnyModelClass | ModelCtor): QuerySet<BaseModel> {
+  return (model as typeof BaseModel).objects.all();
 }

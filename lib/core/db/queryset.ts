@@ -66,6 +66,12 @@ interface IncludeNode {
   children: Map<string, IncludeNode>;
 }
 
+/** Sequelize's order item for a column reached through `relations` (`['owner', 'username', 'DESC']`). */
+function associationOrder(relations: readonly string[], column: string, direction: string): OrderItem {
+  // Sequelize types these paths as fixed-length tuples; the path is any length here.
+  return [...relations, column, direction] as OrderItem;
+}
+
 function flip(term: string): string {
   return term.startsWith('-') ? term.slice(1) : `-${term}`;
 }
@@ -90,7 +96,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
 
   /** The model as Sequelize's static API sees it. */
   protected get modelCtor(): ModelCtor<M> {
-    return this.model as unknown as ModelCtor<M>;
+    return this.model as ModelCtor<M>;
   }
 
   protected clone(changes: Partial<QueryState>): QuerySet<M, T> {
@@ -278,7 +284,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
       const direction = term.startsWith('-') ? 'DESC' : 'ASC';
       const name = term.replace(/^-/, '');
       const parts = name.split('__');
-      let current: ModelCtor = this.modelCtor as unknown as ModelCtor;
+      let current: ModelCtor = this.modelCtor;
       const relations: string[] = [];
       for (let i = 0; i < parts.length; i++) {
         const info = getFieldInfo(current);
@@ -288,7 +294,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
         if (field && !(relation && field.name !== part)) {
           if (i !== parts.length - 1) throw new FieldError(`Cannot resolve keyword '${parts[i + 1]}' into field. Join on '${part}' not permitted.`);
           const column = field.column;
-          order.push(relations.length ? [...relations, column, direction] as unknown as OrderItem : [column, direction]);
+          order.push(relations.length ? associationOrder(relations, column, direction) : [column, direction]);
           break;
         }
         if (!relation) {
@@ -298,7 +304,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
         if (i === parts.length - 1) {
           // Ordering by a relation orders by its foreign key, as Django does without a target ordering.
           const fk = getFieldInfo(current).getField(relation.foreignKey);
-          order.push(relations.length ? [...relations, fk?.column ?? relation.foreignKey, direction] as unknown as OrderItem : [fk?.column ?? relation.foreignKey, direction]);
+          order.push(relations.length ? associationOrder(relations, fk?.column ?? relation.foreignKey, direction) : [fk?.column ?? relation.foreignKey, direction]);
           break;
         }
         relations.push(relation.name);
@@ -557,7 +563,8 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     });
     const options: FindOptions = { ...this.findOptions(), attributes, raw: true };
     if (this.state.distinct) options.group = attributes.map(([attribute]) => attribute);
-    return (await this.modelCtor.findAll(options)) as unknown as Array<Record<string, unknown>>;
+    const rows: object[] = await this.modelCtor.findAll(options);
+    return rows as Array<Record<string, unknown>>;
   }
 
   /** Tuples of the given fields, or a flat list of one field with `{ flat: true }`. */
@@ -576,7 +583,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
   async inBulk(ids: readonly unknown[]): Promise<Map<unknown, M>> {
     if (!ids.length) return new Map();
     const rows = await this.filter(new Q({ pk__in: [...ids] })).fetch();
-    return new Map(rows.map((row) => [(row as unknown as { pk: unknown }).pk, row]));
+    return new Map(rows.map((row) => [(row as M & { pk?: unknown }).pk, row]));
   }
 
   /** A short description for debugging. */
