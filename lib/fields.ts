@@ -29,6 +29,8 @@ import { deferValue, isThenable } from './utils/pendingValues';
 import { dumps, floatRepr, loads } from './utils/json';
 import type { ChildInput, ChildOutput, ChoiceValue, DefaultValue, FieldTypes, Localized, NoOptions } from './fieldTypes';
 
+export type { FieldInput, FieldOptionsOf, FieldOutput, FieldTypes, NoOptions } from './fieldTypes';
+
 // -- Sentinels ------------------------------------------------------------------------------
 
 /** Marks "no value was given" (distinct from `null` and `undefined`). */
@@ -2114,7 +2116,7 @@ export interface SerializerMethodFieldOptions extends Omit<FieldOptions, 'source
  * Read-only; its value comes from calling the serializer's `get<FieldName>(obj)` method
  * (`getExtraInfo` for `extra_info`), or the method named by `methodName`.
  */
-export class SerializerMethodField<O extends SerializerMethodFieldOptions = NoOptions>
+export class SerializerMethodField<const O extends SerializerMethodFieldOptions = NoOptions>
   extends Field<unknown, never, O & { readOnly: true }> {
   methodName: string | null;
   private method: ((obj: unknown) => unknown) | null = null;

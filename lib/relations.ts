@@ -318,7 +318,7 @@ export interface SlugRelatedFieldOptions extends RelatedFieldOptions {
 }
 
 /** A unique attribute of the related object (`slugField`, e.g. `'username'`). */
-export class SlugRelatedField<O extends SlugRelatedFieldOptions = SlugRelatedFieldOptions>
+export class SlugRelatedField<const O extends SlugRelatedFieldOptions = SlugRelatedFieldOptions>
   extends RelatedField<O, O extends { slugField: infer S } ? S extends keyof RelatedObject<O> ? RelatedObject<O>[S] : unknown : unknown> {
   static override defaultErrorMessages: Record<string, string> = {
     does_not_exist: 'Object with {slug_name}={value} does not exist.',

@@ -19,6 +19,7 @@ import type { BaseModel } from './core/db';
 import type {
   FieldInput, FieldOutput, IsOptionalInput, IsOptionalOutput, IsReadOnlyField, IsWriteOnlyField,
 } from './fieldTypes';
+import type { SerializerMethodField } from './fields';
 import type { PkOf } from './relations';
 
 /** Flatten an intersection of object types into one object type (for readable, comparable types). */
@@ -53,10 +54,24 @@ type HasIndex<T> = string extends keyof T ? true : false;
 
 type WithoutNull<D> = { [K in keyof D as D[K] extends null | undefined ? never : K]: D[K] };
 
-/** The representation of declared fields `D`. */
-type DeclaredOutput<D> = Simplify<
-  { [K in keyof D as IsWriteOnlyField<D[K]> extends true ? never : IsOptionalOutput<D[K]> extends true ? never : K]: FieldOutput<D[K]> }
-  & { [K in keyof D as IsWriteOnlyField<D[K]> extends true ? never : IsOptionalOutput<D[K]> extends true ? K : never]?: FieldOutput<D[K]> }
+/** `extra_info` -> `extraInfo`, as `fields.camelCase` does at run time. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The serializer method a `SerializerMethodField` named `K` calls: `methodName`, else `get<FieldName>`. */
+type MethodNameOf<K, O> = O extends { methodName: infer N extends string } ? N : K extends string ? `get${Capitalize<CamelCase<K>>}` : never;
+
+/** A `SerializerMethodField`'s value: what its method on serializer instance `S` returns (awaited). */
+type MethodValue<S, K, O> = MethodNameOf<K, O> extends infer N
+  ? N extends keyof S ? S[N] extends (...args: never[]) => infer R ? Awaited<R> : unknown : unknown
+  : unknown;
+
+/** The representation of declared field `F` named `K` of serializer instance `S`. */
+type DeclaredFieldOutput<F, K, S> = F extends SerializerMethodField<infer O> ? MethodValue<S, K, O> : FieldOutput<F>;
+
+/** The representation of declared fields `D` of serializer instance `S`. */
+type DeclaredOutput<D, S> = Simplify<
+  { [K in keyof D as IsWriteOnlyField<D[K]> extends true ? never : IsOptionalOutput<D[K]> extends true ? never : K]: DeclaredFieldOutput<D[K], K, S> }
+  & { [K in keyof D as IsWriteOnlyField<D[K]> extends true ? never : IsOptionalOutput<D[K]> extends true ? K : never]?: DeclaredFieldOutput<D[K], K, S> }
 >;
 
 /** The validated data of declared fields `D`. */
@@ -77,6 +92,9 @@ type ModelOutputValue<V, Url extends boolean> =
 
 /** A model attribute's validated value: dates as `Date`, relations as the related objects. */
 type ModelInputValue<V> = V;
+
+/** The instances serializer class `C` builds. */
+type InstanceOf<C> = C extends abstract new (...args: never[]) => infer S ? S : never;
 
 /** The `Meta` of serializer class `C`. */
 type MetaOf<C> = C extends { Meta: infer Meta } ? Meta : undefined;
@@ -129,7 +147,7 @@ type ModelRepresentation<C, Meta, D, Mode extends InferMode> =
   SelectedNames<Meta, ModelOfMeta<Meta>> extends infer Names
     ? string extends Names ? Record<string, unknown>
       : Mode extends 'output'
-        ? Simplify<GeneratedOutput<Meta, ModelOfMeta<Meta>, Exclude<Names, keyof D>, IsHyperlinked<C>> & DeclaredOutput<Pick<D, Names & keyof D>>>
+        ? Simplify<GeneratedOutput<Meta, ModelOfMeta<Meta>, Exclude<Names, keyof D>, IsHyperlinked<C>> & DeclaredOutput<Pick<D, Names & keyof D>, InstanceOf<C>>>
         : Simplify<GeneratedInput<Meta, ModelOfMeta<Meta>, Exclude<Names, keyof D>> & DeclaredInput<Pick<D, Names & keyof D>>>
     : never;
 
@@ -145,7 +163,7 @@ export type Infer<C, Mode extends InferMode = 'output'> =
   WithoutNull<DeclaredOf<C>> extends infer D
     ? HasIndex<D> extends true ? Record<string, unknown>
       : MetaOf<C> extends { model: ModelClass } ? ModelRepresentation<C, MetaOf<C>, D, Mode>
-        : Mode extends 'output' ? DeclaredOutput<D> : DeclaredInput<D>
+        : Mode extends 'output' ? DeclaredOutput<D, InstanceOf<C>> : DeclaredInput<D>
     : never;
 
 /** The validated data of serializer class `C`: `serializers.InferValidated<typeof BookSerializer>`. */
@@ -158,3 +176,20 @@ export type InferValidated<C> = Infer<C, 'input'>;
  */
 export type ModelValidatedData<M> = BaseModel extends M ? Record<string, unknown>
   : Simplify<{ [K in ModelAttributeName<M>]?: ModelInputValue<Exclude<M[K], undefined>> }>;
+
+/** The validation errors of serializer class `C`: per writable field, and `non_field_errors`. */
+export type SerializerErrors<C> = { readonly [K in keyof InferValidated<C> | 'non_field_errors']?: unknown };
+
+/**
+ * A serializer instance of class `C` with its exact types: `validatedData`, `data`, `getData()`
+ * and `errors` as `InferValidated<C>`, `Infer<C>` and `SerializerErrors<C>` (the instance type
+ * alone cannot know its class's `static fields` and `Meta`). What typed code that receives a
+ * serializer of a known class declares: `serializer: serializers.SerializerOf<typeof BookSerializer>`.
+ */
+export type SerializerOf<C extends abstract new (...args: never[]) => object> =
+  Omit<InstanceOf<C>, 'validatedData' | 'data' | 'getData' | 'errors'> & {
+    readonly validatedData: InferValidated<C>;
+    readonly data: Infer<C>;
+    readonly errors: SerializerErrors<C>;
+    getData(): Promise<Infer<C>>;
+  };

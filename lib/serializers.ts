@@ -56,7 +56,8 @@ export { ReturnDict, ReturnList };
 // The original's `serializers.ValidationError`: the same class as `exceptions.ValidationError`.
 export { ValidationError };
 export type {
-  Infer, InferMode, InferValidated, MetaFieldName, ModelAttributeName, ModelClass, ModelValidatedData,
+  Infer, InferMode, InferValidated, MetaFieldName, ModelAttributeName, ModelClass, ModelValidatedData, SerializerErrors,
+  SerializerOf,
 } from './serializerTypes';
 
 /** The `'__all__'` value of `Meta.fields`. */

@@ -267,3 +267,51 @@ assertTrue<Equal<serializers.InferValidated<typeof SnippetSerializer>, {
 }>>();
 assertTrue<Equal<serializers.Infer<typeof UserSerializer>, { id: number; username: string; snippets: number[] }>>();
 assertTrue<Equal<serializers.Infer<typeof GroupSerializer>, { url: string; name: string }>>();
+
+// -- SerializerMethodField: the value its method returns -------------------------------------
+
+export class ProfileSerializer extends serializers.Serializer {
+  static fields = {
+    first_name: new fields.CharField(),
+    full_name: new fields.SerializerMethodField(),
+    total: new fields.SerializerMethodField({ methodName: 'computeTotal' }),
+  };
+
+  getFullName(obj: { first_name: string }): string {
+    return obj.first_name;
+  }
+
+  async computeTotal(): Promise<number> {
+    return 1;
+  }
+}
+assertTrue<Equal<serializers.Infer<typeof ProfileSerializer>, { first_name: string; full_name: string; total: number }>>();
+assertTrue<Equal<serializers.InferValidated<typeof ProfileSerializer>, { first_name: string }>>();
+
+// -- SerializerOf: an instance of a known class with its exact types ---------------------------
+
+async function handle(serializer: serializers.SerializerOf<typeof ProfileSerializer>): Promise<void> {
+  if (!(await serializer.isValid())) {
+    expectType<unknown>(serializer.errors.first_name);
+    // @ts-expect-error errors are keyed by the writable fields and non_field_errors
+    void serializer.errors.full_name;
+    return;
+  }
+  expectExactType<{ first_name: string }>()(serializer.validatedData);
+  expectExactType<{ first_name: string; full_name: string; total: number }>()(await serializer.getData());
+  // @ts-expect-error not a field of ProfileSerializer
+  void serializer.data.last_name;
+}
+void handle;
+
+// -- Field value types, for custom fields and relations ---------------------------------------
+
+export const bySlug = new relations.SlugRelatedField({ slugField: 'label', queryset: Tag.objects.all() });
+assertTrue<Equal<fields.FieldOutput<typeof bySlug>, string>>();
+assertTrue<Equal<fields.FieldInput<typeof bySlug>, Tag>>();
+export const nullableWhen = new fields.DateTimeField({ allowNull: true });
+assertTrue<Equal<fields.FieldOutput<typeof nullableWhen>, string | null>>();
+assertTrue<Equal<fields.FieldInput<typeof nullableWhen>, Date | null>>();
+// A custom field states its types in `extends Field<Output, Input>`.
+class ColorField extends fields.Field<string, [number, number, number]> {}
+assertTrue<Equal<fields.FieldInput<ColorField>, [number, number, number]>>();
