@@ -2,6 +2,7 @@
  * Helper functions for mapping model columns and relations (as `getFieldInfo()` reports
  * them) to serializer field classes and their options. Used by `ModelSerializer`.
  */
+import type { ModelAttributeColumnOptions } from 'sequelize';
 import type { ModelCtor } from 'sequelize-typescript';
 import type { FieldInfo, RelationInfo } from '../core/db';
 import { getVendor } from '../core/db/connection';
@@ -72,15 +73,21 @@ export function getDetailViewName(model: ModelCtor): string {
 
 /** The model's verbose name (`meta.verboseName`, else the class name split into lower-case words). */
 export function modelVerboseName(model: ModelCtor): string {
-  const meta = (model as unknown as { meta?: { verboseName?: string } }).meta;
+  const meta = (model as ModelCtor & { meta?: { verboseName?: string } }).meta;
   if (meta?.verboseName) return meta.verboseName;
   return model.name.replace(/(.)([A-Z])/g, '$1 $2').toLowerCase().trim();
 }
 
+/** The options `field()` keeps on a column beside Sequelize's. */
+interface DjangoColumnExtras {
+  errorMessages?: Record<string, string>;
+  validators?: Validator[];
+}
+
 /** Extra per-column options Django keeps on the model field (`errorMessages: { unique }`). */
 function rawAttribute(model: ModelCtor, name: string): { errorMessages?: Record<string, string>; validators?: Validator[] } {
-  const attributes = model.getAttributes() as unknown as Record<string, { errorMessages?: Record<string, string>; validators?: Validator[] }>;
-  return attributes[name] ?? {};
+  const column = model.getAttributes()[name] as (ModelAttributeColumnOptions & DjangoColumnExtras) | undefined;
+  return column ?? {};
 }
 
 /** The message of the column's `unique` check: its own, else `<model> with this <field> already exists.` */
@@ -94,7 +101,7 @@ export function getUniqueErrorMessage(model: ModelCtor, field: Pick<FieldInfo, '
 
 /** The queryset of all rows of `model` (its default manager). */
 function defaultQueryset(model: ModelCtor): unknown {
-  return (model as unknown as { objects: { all(): unknown } }).objects.all();
+  return (model as ModelCtor & { objects: { all(): unknown } }).objects.all();
 }
 
 /**

@@ -101,8 +101,8 @@ function ownOptions(): Array<[abstract new (...args: never[]) => Field, OwnOptio
       return [['allowBlank', c.allowBlank, false], ['trimWhitespace', c.trimWhitespace, true], ['maxLength', c.maxLength, null],
         ['minLength', c.minLength, null]];
     }],
-    [RegexField, (f) => [['regex', (f as unknown as { regex?: unknown }).regex, undefined]]],
-    [SlugField, (f) => [['allowUnicode', (f as unknown as { allowUnicode?: unknown }).allowUnicode, false]]],
+    [RegexField, (f) => [['regex', (f as RegexField).regex, undefined]]],
+    [SlugField, (f) => [['allowUnicode', (f as SlugField).allowUnicode, false]]],
     [UUIDField, (f) => [['format', (f as UUIDField).uuidFormat, 'hex_verbose']]],
     [MinMaxValueField, (f) => {
       const m = f as MinMaxValueField;
