@@ -13,6 +13,7 @@ import {
 } from '../lib/generics';
 import { ModelViewSet, ReadOnlyModelViewSet, ViewSet, action, actionMapping, defineAction } from '../lib/viewsets';
 import { DefaultRouter, SimpleRouter } from '../lib/routers';
+import { OrderingFilter, SearchFilter } from '../lib/filters';
 import { PageNumberPagination } from '../lib/pagination';
 import { GNote, GOwner, NoteSerializer } from './models/generics/models';
 
@@ -112,6 +113,22 @@ test('viewsets :: asView checks and action binding', async () => {
   assert.throws(() => NoteViewSet.asView({ get: 'list' }, { nope: 1 }), /NoteViewSet\(\) received an invalid keyword 'nope'/);
   const res = await call(ReadOnlyModelViewSet.asView({ get: 'list' }, base), 'get', '/');
   assert.is((res.data as unknown[]).length, 3);
+  // Names every object has are no attributes of the view set (as for plain views).
+  // @ts-expect-error `toString` is no view attribute
+  assert.throws(() => NoteViewSet.asView({ get: 'list' }, { toString: () => 'x' }), /NoteViewSet\(\) received an invalid keyword 'toString'/);
+  // The attributes views declare without a value are initkwargs too.
+  assert.type(NoteViewSet.asView({ get: 'list' }, { lookupValueRegex: '[0-9]+', searchFields: ['title'], throttleScope: 'notes' }), 'function');
+});
+
+test('generic :: the filter attributes declared on GenericAPIView are initkwargs, read by the backends', async () => {
+  const ordered = ListAPIView.asView({ ...base, filterBackends: [OrderingFilter], orderingFields: ['rank'], ordering: '-rank' });
+  assert.equal(((await call(ordered, 'get', '/notes/')).data as Array<{ rank: number }>).map((note) => note.rank), [3, 2, 1]);
+  assert.equal(((await call(ordered, 'get', '/notes/?ordering=rank')).data as Array<{ rank: number }>).map((note) => note.rank), [1, 2, 3]);
+  const searched = ListAPIView.asView({ ...base, filterBackends: [SearchFilter], searchFields: ['title'] });
+  assert.equal(((await call(searched, 'get', '/notes/?search=n2')).data as Array<{ title: string }>).map((note) => note.title), ['n2']);
+  const view = new ListAPIView();
+  assert.is(view.searchFields, undefined);
+  assert.is(Object.keys(view).includes('searchFields'), false, 'a declared attribute is no own property of the instance');
 });
 
 test('routers :: routes, names, extra actions, trailing slash off, basename errors', async () => {
