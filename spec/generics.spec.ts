@@ -82,13 +82,13 @@ test('generic :: queryset assertion, pagination, per-request queryset', async ()
   assert.is(((await call(list, 'get', '/')).data as unknown[]).length, 4);
 });
 
-class NoteViewSet extends ModelViewSet {
+class NoteViewSet extends ModelViewSet<GNote> {
   override queryset = GNote.objects.all();
   override serializerClass = NoteSerializer;
 
   @action({ detail: true, methods: ['post'], urlPath: 'bump-rank' })
   async bump(_request: unknown) {
-    const note = (await this.getObject()) as GNote;
+    const note = await this.getObject();
     note.rank += 1;
     await note.save();
     return new APIResponse({ rank: note.rank, action: this.action });
