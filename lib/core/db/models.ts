@@ -21,6 +21,7 @@ import { preSave, postSave } from './signals';
 import { getFieldInfo, type AnyModelClass } from './fieldInfo';
 import { deleteInstances } from './deletion';
 import { ensureModel } from './connection';
+import { compiledSave } from './compiledSave';
 
 /** Django's `Meta` options this layer understands. */
 export interface ModelMeta {
@@ -113,7 +114,8 @@ export abstract class BaseModel extends Model {
       if (field.autoNow || (field.autoNowAdd && created && this.get(field.name) == null)) this.set(field.name, now);
     }
     await preSave.send(model, { instance: this, created });
-    await super.save(options);
+    // The compiled INSERT/UPDATE when the model's save is nothing but the write (see compiledSave.ts).
+    if (!(await compiledSave(model as never, this, options))) await super.save(options);
     await postSave.send(model, { instance: this, created });
     return this;
   }

@@ -1,0 +1,34 @@
+/**
+ * `BaseModel#save()`'s write without Sequelize's per-call machinery: a new instance is
+ * INSERTed (compiledInsert.ts), a saved one UPDATEd (compiledUpdate.ts), both with statements
+ * compiled once per model and column set and every value bound. Falls back to Sequelize's
+ * `save()` (answers false) for models with timestamps or a version attribute, when save hooks
+ * exist, for instances built with `include`, and for options other than `fields` (updates
+ * only) and `transaction`.
+ */
+import type { Model, ModelCtor } from 'sequelize-typescript';
+import type { SaveOptions } from 'sequelize';
+import { compiledInsert } from './compiledInsert';
+import { compiledUpdate } from './compiledUpdate';
+import { writable, writeHooksOf, writePlanFor } from './writePlan';
+
+/** Save `instance` through a compiled statement; false when Sequelize must do it (nothing was written). */
+export async function compiledSave(model: ModelCtor, instance: Model, options?: SaveOptions): Promise<boolean> {
+  let fields: string[] | undefined;
+  let transaction: unknown;
+  if (options !== undefined && options !== null) {
+    for (const key of Object.keys(options)) {
+      const value = (options as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      if (key === 'fields' && Array.isArray(value)) fields = value as string[];
+      else if (key === 'transaction') transaction = value;
+      else return false;
+    }
+  }
+  const plan = writePlanFor(model);
+  if (!plan || writeHooksOf(plan)) return false;
+  const target = writable(instance);
+  if (target._options.include?.length) return false;
+  if (target.isNewRecord) return fields ? false : compiledInsert(plan, target, transaction);
+  return compiledUpdate(plan, target, fields, transaction);
+}
