@@ -64,8 +64,11 @@ function compileShape(model: ModelCtor, findOptions: FindOptions, filtered: bool
   if (options.include) {
     options.hasJoin = true;
     internals._validateIncludedElements(options, tableNames);
+    // As findAll(): instances need their primary key; raw rows (values()) get what was asked for.
     const attributes = options.attributes as string[] | undefined;
-    if (attributes && !attributes.includes(internals.primaryKeyAttribute)) options.attributes = [internals.primaryKeyAttribute, ...attributes];
+    if (attributes && !options.raw && !attributes.includes(internals.primaryKeyAttribute) && (!options.group || !options.hasSingleAssociation || options.hasMultiAssociation)) {
+      options.attributes = [internals.primaryKeyAttribute, ...attributes];
+    }
   }
   if (!options.attributes) {
     options.attributes = Object.keys(internals.rawAttributes);

@@ -3,7 +3,6 @@
  * relation (and per level of `a__b` paths), then attach the results to the instances under
  * the relation's name (`snippet.owner`, `user.snippets`, `user.groups`).
  */
-import { literal } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError } from './errors';
@@ -50,12 +49,14 @@ async function prefetchOne(instances: Model[], model: ModelCtor, relation: Relat
   if (!reverse) throw new FieldError(`Cannot prefetch '${relation.name}': ${target.name} has no reverse relation to ${model.name}.`);
   const sourcePk = model.primaryKeyAttribute;
   const pkColumn = getFieldInfo(model).pk.column;
+  // The IN condition goes to the WHERE of the compiled SELECT (the join is an inner one, so it
+  // selects the same rows as in the join condition).
   const related = keys.length
-    ? await new QuerySet(target).fetchWith((params, dialect) => {
-      const placeholders = keys.map((key) => bindParameter(params, key)).join(', ');
-      const where = literal(`${dialect.quote(reverse.name)}.${dialect.quote(pkColumn)} IN (${placeholders})`);
-      return [{ association: reverse.name, attributes: [sourcePk], where, through: { attributes: [] }, required: true }];
-    })
+    ? await new QuerySet(target).fetchWith(
+      reverse.name,
+      [{ association: reverse.name, attributes: [sourcePk], through: { attributes: [] }, required: true }],
+      (params, dialect) => `${dialect.quote(reverse.name)}.${dialect.quote(pkColumn)} IN (${keys.map((key) => bindParameter(params, key)).join(', ')})`,
+    )
     : [];
   const lists = new Map<string, Model[]>();
   for (const row of related) {

@@ -375,15 +375,27 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
   }
 
   /**
-   * @internal `fetch()` with extra Sequelize include options (used by prefetching); `extra`
-   * receives the bound parameters so far and appends its own.
+   * @internal `fetch()` joined to extra Sequelize includes (prefetching), compiled once per
+   * shape like `fetch()`: `key` names the includes, `condition` (given the bound parameters so
+   * far, appends its own) is ANDed to the WHERE condition.
    */
-  async fetchWith(extra: (params: unknown[], dialect: SqlDialect) => IncludeOptions[]): Promise<M[]> {
+  async fetchWith(key: string, include: IncludeOptions[], condition: (params: unknown[], dialect: SqlDialect) => string): Promise<M[]> {
     if (this.state.empty || this.state.limit === 0) return [];
-    const options = this.findOptions();
-    const params = [...((options.bind as unknown[] | undefined) ?? [])];
-    const include = [...((options.include as IncludeOptions[] | undefined) ?? []), ...extra(params, this.dialect)];
-    return (await this.modelCtor.findAll({ ...options, include, ...(params.length ? { bind: params } : {}) })) as M[];
+    const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
+    const own = this.whereSql(ctx);
+    const extra = condition(ctx.params, ctx.dialect);
+    return runCompiledSelect(this.modelCtor, {
+      key: JSON.stringify(['with', key, this.state.selectRelated, this.getOrdering()]),
+      shape: () => {
+        const shape = this.shapeOptions();
+        return { ...shape, include: [...((shape.include as IncludeOptions[] | undefined) ?? []), ...include] };
+      },
+      reader: null,
+      where: own === null ? extra : `${own} AND (${extra})`,
+      params: ctx.params,
+      limit: this.state.limit,
+      offset: this.state.offset,
+    });
   }
 
   /** Iterate over the results: `for await (const row of qs)`. */
@@ -561,10 +573,20 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
       }
       return [field.name, name];
     });
-    const options: FindOptions = { ...this.findOptions(), attributes, raw: true };
-    if (this.state.distinct) options.group = attributes.map(([attribute]) => attribute);
-    const rows: object[] = await this.modelCtor.findAll(options);
-    return rows as Array<Record<string, unknown>>;
+    // Compiled once per shape like fetch(): raw rows, Sequelize's value parsing (what findAll({ raw: true }) answered).
+    const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
+    const where = this.whereSql(ctx);
+    const distinct = this.state.distinct;
+    const rows = await runCompiledSelect(this.modelCtor, {
+      key: JSON.stringify(['values', attributes, distinct, this.state.selectRelated, this.getOrdering()]),
+      shape: () => ({ ...this.shapeOptions(), attributes, raw: true, ...(distinct ? { group: attributes.map(([attribute]) => attribute) } : {}) }),
+      reader: null,
+      where,
+      params: ctx.params,
+      limit: this.state.limit,
+      offset: this.state.offset,
+    });
+    return rows as unknown as Array<Record<string, unknown>>;
   }
 
   /** Tuples of the given fields, or a flat list of one field with `{ flat: true }`. */

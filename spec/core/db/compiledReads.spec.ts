@@ -1,0 +1,155 @@
+/**
+ * `values()` / `valuesList()` and `prefetchRelated()` of many-to-many relations through the
+ * compiled SELECT (lib/core/db/compiledSelect.ts) instead of `Model.findAll()`: each case
+ * answers exactly what `findAll()` with the QuerySet's options answered before (values of every
+ * column type, joins for ordering, DISTINCT, slices, bound filters), and `findAll()` is not
+ * called. Runs on SQLite and, with DATABASE_URL=mysql://..., on MariaDB.
+ */
+import 'reflect-metadata';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { QueryTypes, type FindOptions } from 'sequelize';
+import { Q, type QuerySet } from '../../../lib/core/db';
+import { getSequelize } from '../../../lib/core/db/connection';
+import { useTestDatabase } from '../../../lib/core/db/testing';
+import { User } from '../../../contrib/auth/models';
+import { SArticle, SArticleTag, STag, serializerModels } from '../../models/serializers/models';
+
+const test = suite('core/db/compiled reads');
+useTestDatabase(test, { models: serializerModels });
+
+/** Counts `findAll()` calls on `models` while `fn` runs; answers fn's result and the count. */
+async function findAllCalls<T>(models: Array<{ findAll: unknown }>, fn: () => Promise<T>): Promise<[T, number]> {
+  let calls = 0;
+  const originals = models.map((model) => Object.getOwnPropertyDescriptor(model, 'findAll'));
+  for (const model of models) {
+    const original = model.findAll as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(model, 'findAll', {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        calls += 1;
+        return original.apply(this, args);
+      },
+    });
+  }
+  try {
+    return [await fn(), calls];
+  } finally {
+    models.forEach((model, i) => {
+      const descriptor = originals[i];
+      if (descriptor) Object.defineProperty(model, 'findAll', descriptor);
+      else delete (model as { findAll?: unknown }).findAll;
+    });
+  }
+}
+
+/** What `values()` answered before: `findAll()` with the QuerySet's options, the attributes, raw. */
+async function valuesByFindAll(qs: QuerySet<SArticle>, names: string[], distinct = false): Promise<unknown[]> {
+  const options = (qs as unknown as { findOptions(): FindOptions }).findOptions();
+  const attributes: Array<[string, string]> = names.map((name) => [name, name]);
+  return SArticle.findAll({ ...options, attributes, raw: true, ...(distinct ? { group: names } : {}) });
+}
+
+test.before(async () => {
+  const ann = await User.objects.create({ username: 'ann', password: '!' });
+  const bob = await User.objects.create({ username: 'bob', password: '!' });
+  const tags = [];
+  for (const name of ['red', 'green', 'blue']) tags.push(await STag.objects.create({ name }));
+  const rows: Array<Record<string, unknown>> = [
+    { title: 'first ✓ 😀', published: true, owner_id: ann.id, extra: { a: [1, null] }, price: '12.50', views: 3, day: '2024-02-29', uid: '0b7e9f0c-4a1e-4c55-8a7e-3f0cbd1f0e11' },
+    { title: "it's\u0000second", published: false, owner_id: bob.id, extra: null, ratio: 0.25, views: 3 },
+    { title: 'third', published: true, owner_id: null, extra: 'text', views: 9 },
+    { title: 'fourth', published: false, owner_id: ann.id, views: 0 },
+  ];
+  const articles = [];
+  for (const row of rows) articles.push(await SArticle.objects.create(row));
+  const links: Array<[number, number[]]> = [[0, [0, 1]], [1, [2]], [3, [0, 1, 2]]];
+  for (const [article, tagIndexes] of links) {
+    for (const tag of tagIndexes) await SArticleTag.objects.create({ article_id: articles[article].id, tag_id: tags[tag].id });
+  }
+});
+
+const ALL = ['id', 'title', 'body', 'views', 'ratio', 'price', 'published', 'created', 'day', 'at', 'uid', 'extra', 'contact', 'status', 'owner_id'];
+
+const VALUES_CASES: Array<[string, () => QuerySet<SArticle>, string[], boolean]> = [
+  ['every column type', () => SArticle.objects.orderBy('id'), ALL, false],
+  ['bound filter and slice', () => SArticle.objects.filter({ views__gte: 1 }, Q.or({ published: true }, { title__icontains: 'SECOND' })).orderBy('-views', 'id').slice(1, 3), ['id', 'title'], false],
+  ['ordering across a relation (a join)', () => SArticle.objects.orderBy('owner__username', '-id'), ['title', 'owner_id'], false],
+  ['distinct', () => SArticle.objects.distinct().orderBy('views'), ['views'], true],
+  ['offset without a limit', () => SArticle.objects.orderBy('id').slice(2), ['id'], false],
+  ['nothing matches', () => SArticle.objects.filter({ title: 'nope' }), ['id'], false],
+];
+
+for (const [label, build, names, distinct] of VALUES_CASES) {
+  test(`values(), ${label}: what findAll() answered, without findAll()`, async () => {
+    const expected = await valuesByFindAll(build(), names, distinct);
+    const [rows, calls] = await findAllCalls([SArticle], () => build().values(...names));
+    assert.is(calls, 0, 'compiled, not findAll()');
+    assert.equal(rows, expected);
+    const [again] = await findAllCalls([SArticle], () => build().values(...names));
+    assert.equal(again, expected, 'the cached shape answers the same');
+  });
+}
+
+test('valuesList(): tuples and flat lists from the compiled values()', async () => {
+  const [flat, calls] = await findAllCalls([SArticle], () => SArticle.objects.filter({ published: true }).orderBy('id').valuesList('title', { flat: true }));
+  assert.is(calls, 0);
+  assert.equal(flat, ['first ✓ 😀', 'third']);
+  const reference = await valuesByFindAll(SArticle.objects.orderBy('-id').slice(0, 2), ['id', 'published']) as Array<Record<string, unknown>>;
+  assert.equal(reference.map((row) => row.id), [4, 3]);
+  assert.equal(await SArticle.objects.orderBy('-id').slice(0, 2).valuesList('id', 'published'), reference.map((row) => [row.id, row.published]));
+});
+
+/** The tag names of each article as the join table says, by article id. */
+async function tagsFromJoinTable(): Promise<Map<number, string[]>> {
+  const qi = getSequelize().getQueryInterface().queryGenerator as unknown as { quoteTable(t: unknown): string };
+  const rows = await getSequelize().query(
+    `SELECT j.article_id AS article, t.name AS name FROM ${qi.quoteTable(SArticleTag.getTableName())} j JOIN ${qi.quoteTable(STag.getTableName())} t ON t.id = j.tag_id ORDER BY t.id`,
+    { type: QueryTypes.SELECT },
+  ) as Array<{ article: number; name: string }>;
+  const byArticle = new Map<number, string[]>();
+  for (const row of rows) byArticle.set(Number(row.article), [...(byArticle.get(Number(row.article)) ?? []), row.name]);
+  return byArticle;
+}
+
+const PREFETCH_CASES: Array<[string, () => QuerySet<SArticle>]> = [
+  ['all articles', () => SArticle.objects.orderBy('id')],
+  ['a bound filter on the outer query', () => SArticle.objects.filter({ title__in: ['first ✓ 😀', "it's\u0000second", 'fourth'] }).orderBy('-id')],
+  ['with selectRelated', () => SArticle.objects.selectRelated('owner').orderBy('id').slice(0, 3)],
+];
+
+for (const [label, build] of PREFETCH_CASES) {
+  test(`prefetchRelated() of a many-to-many, ${label}: the join table's rows, compiled`, async () => {
+    const expected = await tagsFromJoinTable();
+    const [articles, calls] = await findAllCalls([SArticle, STag], () => build().prefetchRelated('tags').fetch());
+    assert.is(calls, 0, 'compiled, not findAll()');
+    assert.ok(articles.length > 0);
+    for (const article of articles) {
+      const tags = article.tags ?? [];
+      assert.instance(tags, Array);
+      assert.equal(tags.map((tag) => tag.name), expected.get(article.id) ?? [], `tags of ${article.title}`);
+      for (const tag of tags) {
+        assert.instance(tag, STag);
+        assert.is(tag.get('articles'), undefined, 'the reverse join is not left on the tag');
+        assert.equal(Object.keys(tag.get({ plain: true }) as object).sort(), ['id', 'name']);
+      }
+    }
+  });
+}
+
+test('prefetchRelated() of the reverse many-to-many (tag.articles) and nested paths', async () => {
+  const [tags, calls] = await findAllCalls([SArticle, STag], () => STag.objects.orderBy('id').prefetchRelated('articles', 'articles__owner').fetch());
+  assert.is(calls, 0);
+  const expected = await tagsFromJoinTable();
+  for (const tag of tags) {
+    const articles = (tag.get('articles') as SArticle[]).map((article) => article.id).sort();
+    const want = [...expected].filter(([, names]) => names.includes(tag.name)).map(([id]) => id).sort();
+    assert.equal(articles, want, `articles of ${tag.name}`);
+    for (const article of tag.get('articles') as SArticle[]) {
+      assert.is((article.get('owner') as User | null)?.id ?? null, article.owner_id);
+    }
+  }
+});
+
+test.run();
