@@ -553,11 +553,20 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     return runBulkWrite(this.modelCtor, sql, ctx.params, QueryTypes.BULKDELETE);
   }
 
-  private async fetchForDelete(pkOnly: boolean): Promise<M[]> {
-    const { where, bind } = this.whereOptions(this.model.name);
-    const options: FindOptions = { where, bind };
-    if (pkOnly) options.attributes = [this.modelCtor.primaryKeyAttribute];
-    return (await this.modelCtor.findAll(options)) as M[];
+  /** The rows a collecting delete handles (all columns, or the primary key only), compiled like `fetch()`. */
+  private fetchForDelete(pkOnly: boolean): Promise<M[]> {
+    const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
+    const where = this.whereSql(ctx);
+    const pk = this.modelCtor.primaryKeyAttribute;
+    return runCompiledSelect(this.modelCtor, {
+      key: JSON.stringify(['delete', pkOnly]),
+      shape: () => (pkOnly ? { attributes: [pk] } : {}),
+      reader: null,
+      where,
+      params: ctx.params,
+      limit: null,
+      offset: 0,
+    });
   }
 
   /** Plain objects of the given fields (all concrete fields when none are named). */

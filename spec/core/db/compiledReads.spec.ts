@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QueryTypes, type FindOptions } from 'sequelize';
-import { Q, type QuerySet } from '../../../lib/core/db';
+import { Q, preDelete, type QuerySet } from '../../../lib/core/db';
 import { getSequelize } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import { User } from '../../../contrib/auth/models';
@@ -150,6 +150,29 @@ test('prefetchRelated() of the reverse many-to-many (tag.articles) and nested pa
       assert.is((article.get('owner') as User | null)?.id ?? null, article.owner_id);
     }
   }
+});
+
+test('delete() of rows with dependents and receivers reads them compiled: full instances for the signals, keys otherwise', async () => {
+  const first = await SArticle.objects.create({ title: 'doomed one' });
+  const second = await SArticle.objects.create({ title: 'doomed two' });
+  const tag = await STag.objects.get({ name: 'red' });
+  await SArticleTag.objects.create({ article_id: first.id, tag_id: tag.id });
+  const [deleted, calls] = await findAllCalls([SArticle, SArticleTag], () => SArticle.objects.filter({ title: 'doomed one' }).delete());
+  assert.is(calls, 0, 'compiled, not findAll()');
+  assert.is(deleted, 1);
+  assert.is(await SArticleTag.objects.filter({ article_id: first.id }).count(), 0, 'the join rows went first');
+  const seen: unknown[] = [];
+  const receiver = ({ instance }: { instance: object }): void => void seen.push([(instance as SArticle).id, (instance as SArticle).title, instance instanceof SArticle]);
+  preDelete.connect(SArticle, receiver);
+  try {
+    const [count, signalCalls] = await findAllCalls([SArticle], () => SArticle.objects.filter({ title__startswith: 'doomed' }).delete());
+    assert.is(signalCalls, 0);
+    assert.is(count, 1);
+  } finally {
+    preDelete.disconnect(SArticle, receiver);
+  }
+  assert.equal(seen, [[second.id, 'doomed two', true]]);
+  assert.is(await SArticle.objects.filter({ title__startswith: 'doomed' }).count(), 0);
 });
 
 test.run();
