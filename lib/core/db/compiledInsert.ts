@@ -9,7 +9,7 @@
  * INSERT) is left to Sequelize: `compiledInsert()` answers false without writing.
  */
 import { QueryTypes } from 'sequelize';
-import { binder, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
+import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /**
  * Insert `instance` (new, defaults already applied by `build()`); false when the fast path
@@ -49,7 +49,7 @@ export async function compiledInsert(plan: WritePlan, instance: WritableInstance
   let sql = plain ? plan.statements.get(`i${key}`) : undefined;
   if (sql === undefined) {
     sql = `INSERT INTO ${plan.table} (${present.map((attribute) => attribute.column).join(',')}) VALUES (${fragments.join(',')});`;
-    if (plain) plan.statements.set(`i${key}`, sql);
+    if (plain) rememberStatement(plan, `i${key}`, sql);
   }
   const options: Record<string, unknown> = { type: QueryTypes.INSERT, instance, bind: params };
   if (transaction !== undefined) options.transaction = transaction;

@@ -9,7 +9,7 @@
  * expressions as values, nothing to SET.
  */
 import { QueryTypes } from 'sequelize';
-import { binder, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
+import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /** Update the row of `instance`; false when the fast path does not apply (nothing written). */
 export async function compiledUpdate(plan: WritePlan, instance: WritableInstance, fields: string[] | undefined, transaction: unknown): Promise<boolean> {
@@ -58,7 +58,7 @@ export async function compiledUpdate(plan: WritePlan, instance: WritableInstance
   let sql = plain ? plan.statements.get(`u${key}`) : undefined;
   if (sql === undefined) {
     sql = `UPDATE ${plan.table} SET ${assignments.join(',')} WHERE ${primaryKey.column} = ${where}`;
-    if (plain) plan.statements.set(`u${key}`, sql);
+    if (plain) rememberStatement(plan, `u${key}`, sql);
   }
   const options: Record<string, unknown> = { type: QueryTypes.UPDATE, instance, bind: params };
   if (transaction !== undefined) options.transaction = transaction;

@@ -192,6 +192,15 @@ export async function validateLikeSequelize(plan: WritePlan, instance: WritableI
   if (needed) await instance.validate(fields ? { hooks: false, fields } : { hooks: false });
 }
 
+/** The most statement texts kept per model (column sets vary; beyond this the cache starts over). */
+const MAX_STATEMENTS = 256;
+
+/** Keep a compiled statement text of `plan` under `key` (bounded: see MAX_STATEMENTS). */
+export function rememberStatement(plan: WritePlan, key: string, sql: string): void {
+  if (plan.statements.size >= MAX_STATEMENTS) plan.statements.clear();
+  plan.statements.set(key, sql);
+}
+
 /** A `bindParam` for `format()`: appends to `params`, answers `$n`. */
 export function binder(params: unknown[]): (value: unknown) => string {
   return (value: unknown): string => {
