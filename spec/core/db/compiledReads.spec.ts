@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QueryTypes, type FindOptions } from 'sequelize';
-import { Q, preDelete, type QuerySet } from '../../../lib/core/db';
+import { Q, preDelete, type QuerySet, type ValueName } from '../../../lib/core/db';
 import { getSequelize } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import { User } from '../../../contrib/auth/models';
@@ -70,9 +70,9 @@ test.before(async () => {
   }
 });
 
-const ALL = ['id', 'title', 'body', 'views', 'ratio', 'price', 'published', 'created', 'day', 'at', 'uid', 'extra', 'contact', 'status', 'owner_id'];
+const ALL: Array<ValueName<SArticle>> = ['id', 'title', 'body', 'views', 'ratio', 'price', 'published', 'created', 'day', 'at', 'uid', 'extra', 'contact', 'status', 'owner_id'];
 
-const VALUES_CASES: Array<[string, () => QuerySet<SArticle>, string[], boolean]> = [
+const VALUES_CASES: Array<[string, () => QuerySet<SArticle>, Array<ValueName<SArticle>>, boolean]> = [
   ['every column type', () => SArticle.objects.orderBy('id'), ALL, false],
   ['bound filter and slice', () => SArticle.objects.filter({ views__gte: 1 }, Q.or({ published: true }, { title__icontains: 'SECOND' })).orderBy('-views', 'id').slice(1, 3), ['id', 'title'], false],
   ['ordering across a relation (a join)', () => SArticle.objects.orderBy('owner__username', '-id'), ['title', 'owner_id'], false],
