@@ -137,6 +137,10 @@ export async function typedQueries(): Promise<void> {
   Book.objects.filter(new Q({ [`${someField}__icontains`]: 'q' }));
   Book.objects.get(new Q({ [someField]: '1' }));
   Book.objects.orderByNames(someTerms);
+  // Anything else with run-time names: the untyped view every typed QuerySet has (an upcast).
+  const untyped: QuerySet<BaseModel> = Book.objects.filter({ in_print: true });
+  await untyped.values(someField);
+  expectType<Promise<unknown[]>>(untyped.valuesList(someField, { flat: true }));
 
   // Code generic over models: a QuerySet of an unknown model takes any lookup, and every typed QuerySet is one.
   const generic: QuerySet<Model> = Book.objects.filter({ title: 'x' });

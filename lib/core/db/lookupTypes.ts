@@ -23,7 +23,10 @@
  * models) every key is accepted: `DynamicLookups`. Code that builds lookups from strings at
  * run time (filter backends: `{ [`${field}__icontains`]: term }`) wraps them in a `Q`, the
  * explicit, run-time-checked form: `qs.filter(new Q(lookups))` (unknown names raise
- * `FieldError` there, as in Django).
+ * `FieldError` there, as in Django); orderings known at run time go through
+ * `qs.orderByNames(terms)`. For anything else (`values(name)` with a run-time name), widen the
+ * QuerySet: every typed QuerySet is a `QuerySet<BaseModel>`, which takes any name
+ * (`const rows = await (qs as QuerySet<BaseModel>).values(name)`; an upcast, no `unknown`).
  */
 import type { Model } from 'sequelize-typescript';
 import type { BaseModel } from './models';
