@@ -28,7 +28,7 @@ export interface SqlDialect {
 
 /** Build the dialect helpers for a Sequelize instance. */
 export function dialectFor(sequelize: Sequelize): SqlDialect {
-  const generator = sequelize.getQueryInterface().queryGenerator as unknown as {
+  const generator = sequelize.getQueryInterface().queryGenerator as {
     quoteIdentifier(name: string): string;
     quoteTable(table: unknown): string;
   };
