@@ -9,8 +9,10 @@
  *
  * Slow (npm pack builds the package; installs run against the npm cache): it runs once, in
  * CI's SQLite pass (`CI` set, no `DATABASE_URL`/`CACHE_URL`) or with `JOURNEY_TESTS=1`, and
- * is skipped with a note otherwise or when the npm cache lacks a package (installs are
- * `--offline`). The tarball's `sqlite3` dependency is pointed (package.json `overrides`) at
+ * is skipped with a note otherwise or when a package is neither in the npm cache nor reachable
+ * (installs are `--prefer-offline`: the cache first, the registry only for what it lacks — a
+ * fresh machine's `npm ci` caches the tarballs but not the registry metadata an install of
+ * the packed tarball resolves its ranges with). The tarball's `sqlite3` dependency is pointed (package.json `overrides`) at
  * the repository's already compiled copy: offline there is no prebuilt binary to download,
  * and compiling it again would take minutes. Everything else comes from the tarball.
  */
@@ -62,11 +64,11 @@ function manage(...args: string[]): SpawnSyncReturns<string> {
   return run(process.execPath, [path.join(projectDir, 'node_modules', 'ts-node', 'dist', 'bin.js'), 'manage.ts', ...args], projectDir);
 }
 
-const NPM_OFFLINE = ['--offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+const NPM_OFFLINE = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
 
-/** The npm cache lacks a package: the journey cannot run offline. */
+/** A package is neither in the npm cache nor reachable in the registry: the journey cannot run. */
 function cacheMiss(result: SpawnSyncReturns<string>): boolean {
-  return result.status !== 0 && /ENOTCACHED|E404|ETARGET/.test(`${result.stdout}${result.stderr}`);
+  return result.status !== 0 && /ENOTCACHED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|E404|ETARGET/.test(`${result.stdout}${result.stderr}`);
 }
 
 journey.before(() => {
@@ -108,9 +110,9 @@ journey('npm pack builds an installable package; startproject writes the project
   }
   assert.not.ok([...files].some((f) => f.startsWith('dist/demo/') || f.startsWith('lib/') || f.startsWith('spec/') || f.endsWith('.map')), 'no sources, demo, specs or maps');
 
-  const npx = run('npx', ['--yes', '--offline', '--package', tarball, 'api-framework', 'startproject', 'mysite', '.'], projectDir, projectEnv({ npm_config_ignore_scripts: 'true' }));
+  const npx = run('npx', ['--yes', '--prefer-offline', '--package', tarball, 'api-framework', 'startproject', 'mysite', '.'], projectDir, projectEnv({ npm_config_ignore_scripts: 'true' }));
   if (cacheMiss(npx)) {
-    skipped = `the npm cache lacks a package (npx --offline): ${npx.stderr.split('\n')[0]}`;
+    skipped = `a package is neither cached nor reachable (npx --prefer-offline): ${npx.stderr.split('\n')[0]}`;
     return;
   }
   ok(npx, 'npx api-framework startproject');
@@ -123,7 +125,7 @@ journey('npm pack builds an installable package; startproject writes the project
   assert.match(fs.readFileSync(path.join(projectDir, '.gitignore'), 'utf8'), /\*\.sqlite3-wal\n\*\.sqlite3-shm/);
 });
 
-journey('npm install <tgz> and npm install (offline), then startapp', () => {
+journey('npm install <tgz> and npm install (cache first), then startapp', () => {
   if (skipped) return;
   const pkgFile = path.join(projectDir, 'package.json');
   const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as Record<string, unknown>;
@@ -131,7 +133,7 @@ journey('npm install <tgz> and npm install (offline), then startapp', () => {
   fs.writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
   const install = run('npm', ['install', ...NPM_OFFLINE, tarball], projectDir);
   if (cacheMiss(install)) {
-    skipped = `the npm cache lacks a package (npm install --offline): ${install.stderr.split('\n')[0]}`;
+    skipped = `a package is neither cached nor reachable (npm install --prefer-offline): ${install.stderr.split('\n')[0]}`;
     return;
   }
   ok(install, 'npm install <tgz>');
