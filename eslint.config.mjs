@@ -2,6 +2,7 @@
 // framework itself (lib/, contrib/) and tolerated only in specs and benchmarks.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint/importGraph.mjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -18,6 +19,12 @@ export default tseslint.config(
   {
     files: ['lib/**/*.ts', 'contrib/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
+    // CONTRIBUTING's one-way import graph (eslint/importGraph.mjs says which layer may import which).
+    files: ['lib/**/*.ts', 'contrib/**/*.ts', 'demo/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/import-graph': 'error' },
   },
   {
     files: ['spec/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
