@@ -42,7 +42,7 @@ const settings: Partial<ProjectSettings> = {
     'api_framework.core.security.SecurityMiddleware',
     'api_framework.contrib.sessions.middleware.SessionMiddleware',
     'api_framework.core.middleware.CommonMiddleware',
-    'api_framework.contrib.sessions.csrf.CsrfViewMiddleware',
+    'api_framework.core.middleware.csrf.CsrfViewMiddleware',
     'api_framework.contrib.auth.middleware.AuthenticationMiddleware',
     'api_framework.core.clickjacking.XFrameOptionsMiddleware',
   ],

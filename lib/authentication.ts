@@ -4,7 +4,7 @@
  * decide what the identified user may do.
  */
 import { authenticate as authenticateCredentials } from '../contrib/auth';
-import { checkCsrf } from '../contrib/sessions/csrf';
+import { checkCsrf } from './core/middleware/csrf';
 import { ObjectDoesNotExist } from './core/exceptions';
 import type { AuthUser, HttpRequest } from './core/http';
 import { gettext } from './core/i18n';

@@ -10,6 +10,7 @@ import { HttpResponse, type HttpRequest } from './core/http';
 import { gettext } from './core/i18n';
 import { dumps } from './utils/json';
 import { returnDict, returnList } from './utils/serializerHelpers';
+import { isPlainObject } from './core/typeGuards';
 
 /**
  * A string that also carries a machine-readable error `code`.
@@ -62,12 +63,6 @@ export type FullDetails =
   | { message: ErrorDetail; code: string | null }
   | FullDetails[]
   | { [key: string]: FullDetails };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 /** The serializer a `ReturnDict`/`ReturnList` (e.g. `serializer.errors`) refers back to, if any. */
 function serializerBehind(data: object): unknown {

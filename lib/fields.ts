@@ -12,6 +12,8 @@ import { ErrorDetail, ValidationError } from './exceptions';
 import { apiSettings, ISO_8601 } from './settings';
 import { settings } from './core/conf';
 import { gettext } from './core/i18n';
+import { pythonRepr, pythonStr } from './core/pythonRepr';
+import { isPlainObject } from './core/typeGuards';
 import { numberFormat, sanitizeSeparators } from './core/formats';
 import {
   callValidator, EmailValidator, formatMessage, isIPAddress, lazyFormat, MaxLengthValidator, MaxValueValidator,
@@ -120,34 +122,7 @@ export function pythonTypeName(value: unknown): string {
   return typeof value;
 }
 
-/** Python's `str()` of a JSON-ish value, for messages such as `"{input}" is not a valid choice.` */
-export function pythonStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return pythonRepr(value);
-}
-
-function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'nan';
-    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-    return String(value);
-  }
-  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  }
-  return String(value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+export { pythonStr };
 
 /** Model-like instances keep attribute values in `dataValues` (Sequelize). */
 interface DataValuesHolder { dataValues: Record<string, unknown> }
@@ -274,10 +249,10 @@ function classErrorMessages(cls: typeof Field): Record<string, string> {
   return messages;
 }
 
-const NOT_READ_ONLY_WRITE_ONLY = 'May not set both `read_only` and `write_only`';
-const NOT_READ_ONLY_REQUIRED = 'May not set both `read_only` and `required`';
+const NOT_READ_ONLY_WRITE_ONLY = 'May not set both `readOnly` and `writeOnly`';
+const NOT_READ_ONLY_REQUIRED = 'May not set both `readOnly` and `required`';
 const NOT_REQUIRED_DEFAULT = 'May not set both `required` and `default`';
-const USE_READONLYFIELD = 'Field(read_only=True) should be ReadOnlyField';
+const USE_READONLYFIELD = 'Field({ readOnly: true }) should be ReadOnlyField';
 
 // -- Field ----------------------------------------------------------------------------------
 
@@ -385,8 +360,8 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
   /** Attach the field to `parent` under `fieldName`; fills in `label`, `source` and `sourceAttrs`. */
   bind(fieldName: string, parent: FieldParent): void {
     assert(this.source !== fieldName,
-      `It is redundant to specify \`source='${fieldName}'\` on field '${this.constructor.name}' in serializer ` +
-      `'${parent.constructor.name}', because it is the same as the field name. Remove the \`source\` keyword argument.`);
+      `It is redundant to specify \`source: '${fieldName}'\` on field '${this.constructor.name}' in serializer ` +
+      `'${parent.constructor.name}', because it is the same as the field name. Remove the \`source\` option.`);
     this.fieldName = fieldName;
     this.parent = parent;
     if (this.label === null) this.label = capitalize(fieldName.replace(/_/g, ' '));
@@ -1784,7 +1759,7 @@ class UnvalidatedField extends Field {
 function checkChild(child: Field): void {
   assert(child instanceof Field, '`child` has not been instantiated.');
   assert(child.source === null,
-    'The `source` argument is not meaningful when applied to a `child=` field. Remove `source=` from the field declaration.');
+    'The `source` option is not meaningful when applied to a `child` field. Remove `source` from the field declaration.');
 }
 
 /** Options of `ListField`. */

@@ -17,7 +17,7 @@ import type { GenericQuerySet } from './generics';
 import type { Request } from './request';
 import type { SchemaField, SchemaParameter } from './pagination';
 import { apiSettings } from './settings';
-import { escapeHtml } from './templates/html';
+import { escapeHtml } from './core/html';
 import { DateValueError, parseDate } from './utils/datetimeFormat';
 import { replaceQueryParam } from './utils/urls';
 

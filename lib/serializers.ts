@@ -51,6 +51,7 @@ import {
   getFieldKwargs, getNestedRelationKwargs, getRelationKwargs, getUniqueErrorMessage, getUrlKwargs, serializerFieldMapping,
   type FieldClass, type FieldKwargs,
 } from './utils/fieldMapping';
+import { isPlainObject } from './core/typeGuards';
 
 export { ReturnDict, ReturnList };
 // The original's `serializers.ValidationError`: the same class as `exceptions.ValidationError`.
@@ -90,12 +91,6 @@ const OPTION_KEYS = new Set(['instance', 'data', 'many', 'partial', 'context', '
 /** Options a `ListSerializer` takes over from `many: true` (the original's LIST_SERIALIZER_KWARGS). */
 const LIST_SERIALIZER_KWARGS = new Set(['readOnly', 'writeOnly', 'required', 'default', 'initial', 'source', 'label',
   'helpText', 'style', 'errorMessages', 'allowEmpty', 'instance', 'data', 'partial', 'context', 'allowNull', 'maxLength', 'minLength']);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 function looksLikeOptions(value: unknown): value is SerializerOptions {
   return isPlainObject(value) && Object.keys(value).every((key) => OPTION_KEYS.has(key));
@@ -251,7 +246,7 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
   /** Validate `initialData`; returns true when valid. Throws `ValidationError` with `raiseException`. */
   async isValid(options: { raiseException?: boolean } = {}): Promise<boolean> {
     assert(this.initialData !== empty,
-      'Cannot call `.is_valid()` as no `data=` keyword argument was passed when instantiating the serializer instance.');
+      'Cannot call `.isValid()` as no `data` option was passed when instantiating the serializer instance.');
     if (!this.hasValidated) {
       try {
         this.validatedDataValue = await this.runValidation(this.initialData);
@@ -300,13 +295,13 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
 
   /** The validation errors (after `isValid()`). */
   get errors(): unknown {
-    assert(this.hasValidated, 'You must call `.is_valid()` before accessing `.errors`.');
+    assert(this.hasValidated, 'You must call `.isValid()` before accessing `.errors`.');
     return this.errorsValue;
   }
 
   /** The validated data (after `isValid()`). */
   get validatedData(): TValidated {
-    assert(this.hasValidated, 'You must call `.is_valid()` before accessing `.validated_data`.');
+    assert(this.hasValidated, 'You must call `.isValid()` before accessing `.validatedData`.');
     return this.validatedDataValue as TValidated;
   }
 
@@ -316,8 +311,8 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
    */
   get data(): unknown {
     assert(!(this.initialData !== empty && !this.hasValidated),
-      'When a serializer is passed a `data` keyword argument you must call `.is_valid()` before attempting to access ' +
-      'the serialized `.data` representation.\nYou should either call `.is_valid()` first, or access `.initial_data` instead.');
+      'When a serializer is passed a `data` option you must call `.isValid()` before attempting to access ' +
+      'the serialized `.data` representation.\nYou should either call `.isValid()` first, or access `.initialData` instead.');
     if (!this.hasData) {
       const errors = this.hasValidated && this.hasErrors();
       if (this.instance !== null && this.instance !== undefined && !errors) {
@@ -351,15 +346,15 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
 
   /** Save the validated data through `create()` or `update()`; returns the instance. */
   async save(extra: Record<string, unknown> = {}): Promise<TInstance> {
-    assert(this.hasValidated, 'You must call `.is_valid()` before calling `.save()`.');
+    assert(this.hasValidated, 'You must call `.isValid()` before calling `.save()`.');
     assert(!this.hasErrors(), 'You cannot call `.save()` on a serializer with invalid data.');
     assert(!('commit' in extra),
-      "'commit' is not a valid keyword argument to the 'save()' method. If you need to access data before committing to " +
-      "the database then inspect 'serializer.validated_data' instead. You can also pass additional keyword arguments to " +
-      "'save()' if you need to set extra attributes on the saved model instance. For example: 'serializer.save(owner=request.user)'.'");
+      "'commit' is not a valid option to the 'save()' method. If you need to access data before committing to " +
+      "the database then inspect 'serializer.validatedData' instead. You can also pass additional values to " +
+      "'save()' if you need to set extra attributes on the saved model instance. For example: 'serializer.save({ owner: request.user })'.");
     assert(!this.hasData,
-      'You cannot call `.save()` after accessing `serializer.data`.If you need to access data before committing to the ' +
-      "database then inspect 'serializer.validated_data' instead. ");
+      'You cannot call `.save()` after accessing `serializer.data`. If you need to access data before committing to the ' +
+      "database then inspect 'serializer.validatedData' instead.");
     const validated = this.mergeExtra(extra);
     let saved: TInstance | null | undefined;
     if (this.instance !== null && this.instance !== undefined) {
@@ -875,7 +870,7 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
 
   override update(instance: unknown, validatedData: unknown): never {
     void instance; void validatedData;
-    throw new Error('Serializers with many=True do not support multiple update by default, only multiple create. For updates ' +
+    throw new Error('Serializers with `many: true` do not support multiple update by default, only multiple create. For updates ' +
       'it is unclear how to deal with insertions and deletions. If you need to support multiple update, use a `ListSerializer` ' +
       'class and override `.update()` so you can specify the behavior exactly.');
   }
@@ -1193,7 +1188,7 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
     for (const [name, kwargs] of Object.entries(meta.extraKwargs ?? {})) extra[name] = { ...kwargs };
     if (meta.readOnlyFields !== undefined) {
       if (!Array.isArray(meta.readOnlyFields)) {
-        throw new TypeError(`The \`read_only_fields\` option must be a list or tuple. Got ${pythonTypeName(meta.readOnlyFields)}.`);
+        throw new TypeError(`The \`Meta.readOnlyFields\` option must be an array. Got ${pythonTypeName(meta.readOnlyFields)}.`);
       }
       for (const name of meta.readOnlyFields) extra[name] = { ...(extra[name] ?? {}), readOnly: true };
     }
@@ -1299,12 +1294,12 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
       assert(!(field instanceof BaseSerializer && source in validatedData && relationNamed(info, source)
         && (Array.isArray(validatedData[source]) || isPlainObject(validatedData[source]))),
       `The \`.${methodName}()\` method does not support writable nested fields by default.\nWrite an explicit ` +
-        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`read_only=True\` on nested serializer fields.`);
+        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`readOnly: true\` on nested serializer fields.`);
       const first = field.sourceAttrs[0];
       assert(!(field.sourceAttrs.length > 1 && first in validatedData && relationNamed(info, first)
         && (Array.isArray(validatedData[first]) || isPlainObject(validatedData[first]))),
       `The \`.${methodName}()\` method does not support writable dotted-source fields by default.\nWrite an explicit ` +
-        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`read_only=True\` on dotted-source serializer fields.`);
+        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`readOnly: true\` on dotted-source serializer fields.`);
     }
   }
 

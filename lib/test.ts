@@ -5,7 +5,7 @@
  * runs every test of a suite inside a rolled-back transaction.
  */
 import { authenticate as authenticateCredentials, login as authLogin, logout as authLogout } from '../contrib/auth';
-import { dontEnforceCsrfChecks } from '../contrib/sessions/csrf';
+import { dontEnforceCsrfChecks } from './core/middleware/csrf';
 import { getSessionStore } from '../contrib/sessions/middleware';
 import { settings } from './core/conf';
 import { quoteCookieValue } from './core/cookie';

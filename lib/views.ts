@@ -5,7 +5,7 @@
  */
 import { settings } from './core/conf';
 import { Http404, PermissionDenied as HostPermissionDenied } from './core/exceptions';
-import { HttpResponse, type HttpRequest } from './core/http';
+import { HttpResponse, patchVaryHeaders, type HttpRequest } from './core/http';
 import type { ViewFunction } from './core/urls';
 import * as exceptions from './exceptions';
 import { Request, type Authenticator, type ParserContext } from './request';
@@ -248,27 +248,6 @@ function allowHeader(view: APIView): string {
     byMask.set(mask, value);
   }
   return value;
-}
-
-const VARY_SEPARATOR = /\s*,\s*/;
-
-function patchVaryHeaders(response: HttpResponse, vary: string): void {
-  const current = response.getHeader('Vary');
-  if (current === undefined && !vary.includes(',')) {
-    // The common case: one header name and nothing to merge with.
-    response.setHeader('Vary', vary);
-    return;
-  }
-  const newHeaders = vary.split(VARY_SEPARATOR);
-  const existing = (current ?? '').split(VARY_SEPARATOR).filter(Boolean);
-  const seen = new Set(existing.map((header) => header.toLowerCase()));
-  const additional = newHeaders.filter((header) => {
-    const key = header.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  response.setHeader('Vary', [...existing, ...additional].join(', '));
 }
 
 /**

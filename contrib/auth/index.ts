@@ -10,7 +10,7 @@ import { settings, ImproperlyConfigured } from '../../lib/core/conf';
 import { apps } from '../../lib/core/apps';
 import type { AuthUser, HttpRequest } from '../../lib/core/http';
 import { constantTimeCompare } from '../../lib/core/signing';
-import { rotateToken } from '../sessions/csrf';
+import { rotateToken } from '../../lib/core/middleware/csrf';
 import type { SessionBase } from '../sessions/backends/base';
 import { AnonymousUser } from './anonymous';
 import { canonicalBackendPath, getBackendsWithPaths, type Credentials } from './backendRegistry';

@@ -13,7 +13,7 @@ import { ManyRelatedField, RelatedField } from '../../lib/relations';
 import { BaseSerializer, ListSerializer, Serializer } from '../../lib/serializers';
 import { apiSettings } from '../../lib/settings';
 import { dumps } from '../../lib/utils/json';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../../lib/core/html';
 
 /** A serializer whose form can be rendered: its fields and (after validation) errors. */
 export type FormSerializer = Serializer;

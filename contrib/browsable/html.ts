@@ -3,9 +3,7 @@
  * (everything else escaped). View descriptions are rendered safely by `markupDescription`
  * (lib/utils/formatting.ts).
  */
-import { escapeHtml } from '../../lib/templates/html';
-
-export { escapeHtml };
+import { escapeHtml } from '../../lib/core/html';
 
 // Absolute http(s) URLs as they appear in rendered JSON: they end at a quote, whitespace,
 // an angle bracket or a backslash (an escape sequence inside a JSON string).

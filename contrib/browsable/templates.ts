@@ -12,7 +12,7 @@ import { escapeUriPath } from '../../lib/core/encoding';
 import type { HttpRequest } from '../../lib/core/http';
 import { NoReverseMatch, reverse } from '../../lib/core/urls';
 import { templateDirs } from '../../lib/renderers';
-import { getToken } from '../sessions/csrf';
+import { getToken } from '../../lib/core/middleware/csrf';
 
 /** This app's template folder (under the framework's code root; the build copies it to dist/). */
 export const BROWSABLE_TEMPLATES = path.join(FRAMEWORK_ROOT, 'contrib', 'browsable', 'templates');

@@ -9,7 +9,7 @@
  * later versions refuse it).
  */
 import { login, logout, authenticate, REDIRECT_FIELD_NAME } from '../auth';
-import { checkCsrf } from '../sessions/csrf';
+import { checkCsrf } from '../../lib/core/middleware/csrf';
 import {
   HttpResponse, HttpResponseForbidden, HttpResponseNotAllowed, HttpResponseRedirect, QueryDict, type HttpRequest,
 } from '../../lib/core/http';

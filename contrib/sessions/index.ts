@@ -6,5 +6,5 @@
 export { SessionMiddleware, getSessionStore } from './middleware';
 export { SessionBase, CreateError, UpdateError, SessionInterrupted, type SessionData, type SessionStoreClass, type ExpiryOptions } from './backends/base';
 export { Session } from './models';
-export { CsrfViewMiddleware, csrfExempt, getToken, rotateToken, checkCsrf } from './csrf';
-export { csrfFailure, type CsrfFailureView } from './csrfFailure';
+export { CsrfViewMiddleware, csrfExempt, getToken, rotateToken, checkCsrf } from '../../lib/core/middleware/csrf';
+export { csrfFailure, type CsrfFailureView } from '../../lib/core/middleware/csrfFailure';

@@ -4,11 +4,10 @@
  * cookie) when it changed.
  */
 import { settings } from '../../lib/core/conf';
-import type { HttpRequest, HttpResponse } from '../../lib/core/http';
+import { patchVaryHeaders, type HttpRequest, type HttpResponse } from '../../lib/core/http';
 import { importModule } from '../../lib/core/modules';
 import { ImproperlyConfigured } from '../../lib/core/exceptions';
 import { SessionInterrupted, UpdateError, type SessionStoreClass } from './backends/base';
-import { patchVaryHeaders } from './vary';
 
 let engineCache: { engine: string; store: SessionStoreClass } | null = null;
 

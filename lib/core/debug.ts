@@ -6,16 +6,14 @@
  */
 import fs from 'node:fs';
 import { readSetting, settings } from './conf';
+import { escapeHtml } from './html';
+import { pythonStringRepr } from './pythonRepr';
 import { HttpResponse, type HttpRequest } from './http';
 import { Http404 } from './exceptions';
 import { getResolver, URLResolver, URLPattern, type UrlPattern } from './urls';
 
 const CLEANSED = '********************';
 const SENSITIVE_SETTING = /API|TOKEN|KEY|SECRET|PASS|SIGNATURE/i;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-}
 
 /** A setting's value as the DEBUG pages show it: sensitive names and URL passwords hidden. */
 export function cleanseSetting(key: string, value: unknown): unknown {
@@ -30,7 +28,7 @@ export function cleanseSetting(key: string, value: unknown): unknown {
 
 function display(value: unknown): string {
   if (typeof value === 'function') return value.name ? `<class ${value.name}>` : '<function>';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (typeof value === 'string') return pythonStringRepr(value);
   try {
     return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'function' ? `<${(v as { name?: string }).name || 'function'}>` : v)) ?? String(value);
   } catch {

@@ -5,6 +5,7 @@
  * The chain is built once per `MIDDLEWARE`/`ROOT_URLCONF` and rebuilt when they change.
  */
 import { settings, onSettingChanged } from './conf';
+import { escapeHtml } from './html';
 import {
   HttpResponse,
   type HttpRequest,
@@ -41,10 +42,6 @@ function errorPage(title: string, details: string): string {
 
 function htmlResponse(body: string, status: number): HttpResponse {
   return new HttpResponse(body, { status, contentType: 'text/html' });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 }
 
 /** With DEBUG on, the error's message and stack (escaped) as the page's details; else ''. */

@@ -15,6 +15,7 @@ export { anonymousUser, type AuthUser } from './http/user';
 export { splitDomainPort, validateHost, allowTestClientHost } from './http/hosts';
 export { HttpRequest, type RequestInit, type UploadedFile } from './http/request';
 export { ResponseHeaders } from './http/responseHeaders';
+export { patchVaryHeaders } from './http/vary';
 export type { CookieOptions, ResponseCookie } from './http/cookies';
 export { HttpResponse, JsonResponse, StreamingHttpResponse, type ResponseInit } from './http/response';
 export {

@@ -10,6 +10,7 @@
  */
 import { currentContext, runInContext, type LanguageCell } from './asyncContext';
 import { settings } from './conf';
+import { pythonStringRepr } from './pythonRepr';
 import { builtinCatalogs, type Catalog } from './locale';
 
 export type { Catalog } from './locale';
@@ -156,7 +157,7 @@ function pythonValue(value: unknown, conversion: string): string {
     const number = Number(value);
     return Number.isFinite(number) ? String(Math.trunc(number)) : String(value);
   }
-  if (conversion === 'r' && typeof value === 'string') return `'${value}'`;
+  if (conversion === 'r' && typeof value === 'string') return pythonStringRepr(value);
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';

@@ -3,19 +3,9 @@
  * and make it the active language for everything the request runs, so error messages and
  * field errors come out translated. List it after the session middleware, as in Django.
  */
-import type { HttpRequest, HttpResponse } from './http';
+import { patchVaryHeaders, type HttpRequest, type HttpResponse } from './http';
 import { getLanguage, getLanguageFromRequest, runWithLanguage } from './i18n';
 import type { GetResponse, Middleware } from './middleware';
-
-function addVary(response: HttpResponse, header: string): void {
-  const current = (response.getHeader('Vary') ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-  const lower = current.map((h) => h.toLowerCase());
-  if (lower.includes('*') || lower.includes(header.toLowerCase())) return;
-  response.setHeader('Vary', [...current, header].join(', '));
-}
 
 /**
  * Activate the request's language around the rest of the chain, set `request.languageCode`,
@@ -37,7 +27,7 @@ export class LocaleMiddleware implements Middleware {
       const response = await this.getResponse(request);
       // A view may have switched language with activate(); report the one in effect now.
       const language = getLanguage();
-      addVary(response, 'Accept-Language');
+      patchVaryHeaders(response, ['Accept-Language']);
       if (!response.getHeader('Content-Language')) response.setHeader('Content-Language', language);
       return response;
     });

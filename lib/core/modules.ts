@@ -30,6 +30,18 @@ const CANONICAL_PREFIXES: Array<[string, string]> = [
   ['lib.', 'api_framework.'],
 ];
 
+/**
+ * Framework modules that moved, by canonical dotted path: settings that name the old place
+ * keep working. The CSRF middleware moved from the sessions app down to the host layer's
+ * middleware (`api_framework.core.middleware.csrf.CsrfViewMiddleware`, Django's
+ * `django.middleware.csrf`); projects started earlier list it as
+ * `api_framework.contrib.sessions.csrf.CsrfViewMiddleware`.
+ */
+const MOVED_MODULES = new Map<string, string>([
+  ['api_framework.contrib.sessions.csrf', 'api_framework.core.middleware.csrf'],
+  ['api_framework.contrib.sessions.csrfFailure', 'api_framework.core.middleware.csrfFailure'],
+]);
+
 const aliases = new Map<string, string>();
 
 /** Make `dottedPath` resolve to `target` (another dotted path), e.g. for re-homed classes. */
@@ -56,6 +68,8 @@ export function canonicalModulePath(modulePath: string): string {
  * project's source root (`mysite.urls`).
  */
 export function modulePathToFile(modulePath: string): string {
+  const moved = MOVED_MODULES.get(canonicalModulePath(modulePath));
+  if (moved !== undefined) return modulePathToFile(moved);
   const dotted = `${modulePath}.`;
   for (const [prefix, folder] of FRAMEWORK_PREFIXES) {
     if (dotted.startsWith(prefix)) {

@@ -19,7 +19,7 @@ import { applyContentSecurityPolicy } from '../core/csp';
 import { Http404 } from '../core/exceptions';
 import { HttpResponse, HttpResponseNotAllowed, HttpResponseNotModified, type HttpRequest } from '../core/http';
 import { path as route, type UrlPattern, type ViewFunction } from '../core/urls';
-import { escapeHtml } from '../utils/formatting';
+import { escapeHtml } from '../core/html';
 import { DOCS_SCRIPT, DOCS_STYLE } from './docsAssets';
 import { csrfHeaderName } from './security';
 

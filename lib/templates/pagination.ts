@@ -2,7 +2,8 @@
  * Pagination controls for the browsable API: `api_framework/pagination/numbers.html` (page links)
  * and `api_framework/pagination/previous_and_next.html` (cursor style), with the original's markup.
  */
-import { escapeHtml, type TemplateFunction } from './html';
+import { escapeHtml } from '../core/html';
+import type { TemplateFunction } from './html';
 
 /** One entry of the page-number control: a link, or a break (`…`) when `isBreak`. */
 export interface PageLink {

@@ -4,6 +4,7 @@
  */
 import type { Marked, Tokens } from 'marked';
 import { iriToUri } from '../core/encoding';
+import { escapeHtml } from '../core/html';
 
 /** Remove `trailing` from the end of `content`, unless that would leave nothing. */
 export function removeTrailingString(content: string, trailing: string): string {
@@ -38,12 +39,6 @@ export function camelcaseToSpaces(content: string): string {
   return titleCase(spaced.split('_').join(' '));
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
-
-/** Escape text for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
-}
 
 // The named references that matter in URLs; any other one stays literal text (the output
 // escapes `&`, so the browser never decodes what was not decoded here).

@@ -13,6 +13,7 @@
  * list; objects with `toJSON()` -> its result; `String`/`Number`/`Boolean` objects (such as
  * `ErrorDetail`) -> the primitive.
  */
+import { isPlainObject } from '../core/typeGuards';
 
 /** Options of `dumps`. */
 export interface DumpsOptions {
@@ -169,13 +170,9 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return (
-    (proto === Object.prototype || proto === null) &&
-    typeof (value as { toJSON?: unknown }).toJSON !== 'function' &&
-    !isIterable(value)
-  );
+/** A plain object the encoder writes as a JSON object key by key: no `toJSON`, not iterable. */
+function isJsonMapping(value: object): value is Record<string, unknown> {
+  return isPlainObject(value) && typeof value.toJSON !== 'function' && !isIterable(value);
 }
 
 function isSkipped(item: unknown): boolean {
@@ -220,7 +217,7 @@ function isPlatformEncodable(value: unknown, depth: number): boolean {
     }
     return true;
   }
-  if (!isPlainObject(value)) return false;
+  if (!isJsonMapping(value)) return false;
   for (const key of Object.keys(value)) {
     const item = value[key];
     // Both leave out keys whose value is undefined, a function or a symbol.
@@ -320,7 +317,7 @@ export function dumps(value: unknown, options: DumpsOptions = {}): string {
     let plain: Record<string, unknown> | null = null;
     let entries: Entry[] | null = null;
     if (Array.isArray(input)) list = input;
-    else if (isPlainObject(input)) plain = input;
+    else if (isJsonMapping(input)) plain = input;
     else {
       const norm = normalise(input);
       if (norm.kind === 'value') {

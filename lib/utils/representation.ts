@@ -12,6 +12,7 @@
  * it reads like the original's documentation.
  */
 import { setFieldRepr, type Field } from '../fields';
+import { pythonStringRepr } from '../core/pythonRepr';
 import {
   ChoiceField, DateTimeField, DecimalField, DictField, DurationField, FilePathField, FloatField, HiddenField,
   IntegerField, JSONField, ListField, MinMaxValueField, ReadOnlyField, RegexField, SerializerMethodField, SlugField,
@@ -33,12 +34,6 @@ function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 }
 
-function pythonString(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const body = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
-  return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
-}
-
 function isQuerySetLike(value: unknown): value is { model: { name: string }; state?: unknown } {
   return value !== null && typeof value === 'object' && typeof (value as { filter?: unknown }).filter === 'function'
     && typeof (value as { model?: { name?: unknown } }).model?.name === 'string';
@@ -49,20 +44,20 @@ export function smartRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
-  if (typeof value === 'string') return pythonString(value);
+  if (typeof value === 'string') return pythonStringRepr(value);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Tuple) {
     return value.items.length === 1 ? `(${smartRepr(value.items[0])},)` : `(${value.items.map(smartRepr).join(', ')})`;
   }
   if (Array.isArray(value)) return `[${value.map(smartRepr).join(', ')}]`;
-  if (value instanceof RegExp) return `re.compile(${pythonString(value.source)})`;
+  if (value instanceof RegExp) return `re.compile(${pythonStringRepr(value.source)})`;
   if (typeof value === 'function') return `<function ${value.name || 'anonymous'}>`;
   if (isQuerySetLike(value)) return `${value.model.name}.objects.all()`;
   if (isFieldLike(value)) return fieldRepr(value);
   const ctor = (value as object).constructor;
   if (!ctor || ctor === Object) {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonString(k)}: ${smartRepr(v)}`).join(', ')}}`;
+    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonStringRepr(k)}: ${smartRepr(v)}`).join(', ')}}`;
   }
   // The original's validators and defaults: `<UniqueValidator(queryset=User.objects.all())>`,
   // `<UniqueTogetherValidator(queryset=..., fields=('a', 'b'))>`, `CurrentUserDefault()`.

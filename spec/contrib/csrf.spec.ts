@@ -18,8 +18,9 @@ import {
   sanitizeToken,
   unmaskCipherToken,
   CSRF_TOKEN_LENGTH,
-} from '../../contrib/sessions/csrf';
-import { csrfFailure } from '../../contrib/sessions/csrfFailure';
+} from '../../lib/core/middleware/csrf';
+import { csrfFailure } from '../../lib/core/middleware/csrfFailure';
+import { importString } from '../../lib/core/modules';
 
 const Csrf = suite('csrf');
 
@@ -332,6 +333,17 @@ Csrf('safe methods :: the cookie is read only when a token is asked for; the ans
   assert.ok(compareMaskedTokens(shown, cookie));
   assert.ok(compareMaskedTokens(String(response.cookies.get('csrftoken')?.value), cookie));
   assert.is(response.getHeader('Vary'), 'Cookie');
+});
+
+Csrf('dotted paths :: the host-layer name and the old sessions-app names load the same middleware', () => {
+  for (const path of [
+    'api_framework.core.middleware.csrf.CsrfViewMiddleware',
+    'api_framework.contrib.sessions.csrf.CsrfViewMiddleware',
+    'contrib.sessions.csrf.CsrfViewMiddleware',
+  ]) {
+    assert.is(importString(path), CsrfViewMiddleware, path);
+  }
+  assert.is(importString('api_framework.contrib.sessions.csrfFailure.csrfFailure'), csrfFailure);
 });
 
 Csrf.run();

@@ -12,6 +12,7 @@ import { getFieldInfo, type FieldInfo, type RelationInfo } from './fieldInfo';
 import { FieldError, NotSupportedError, ValueError } from './errors';
 import { formatDbDatetime } from './connection';
 import { integerRange } from './integerRange';
+import { pythonRepr } from '../pythonRepr';
 
 /** The lookups this layer understands. */
 export const LOOKUPS = new Set([
@@ -70,10 +71,6 @@ function isSubquery(value: unknown): value is Subquery {
 const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT', 'SMALLINT', 'TINYINT', 'MEDIUMINT']);
 const NUMBER_TYPES = new Set(['FLOAT', 'REAL', 'DOUBLE', 'DECIMAL']);
 
-function repr(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : String(value);
-}
-
 function pkOf(value: unknown): unknown {
   if (typeof value === 'object' && value !== null && !(value instanceof Date) && 'pk' in value) {
     return (value as { pk: unknown }).pk;
@@ -96,7 +93,7 @@ function integerValue(field: FieldInfo, value: unknown, vendor: SqlDialect['vend
   else if (typeof value === 'number' && (value === Infinity || value === -Infinity)) return new OutOfRange(value > 0);
   else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) whole = BigInt(value.trim());
   else if (typeof value === 'bigint') whole = value;
-  else throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
+  else throw new ValueError(`Field '${field.name}' expected a number but got ${pythonRepr(value)}.`);
   const range = integerRange(field, vendor);
   if (range && (whole < range.min || whole > range.max)) return new OutOfRange(whole > range.max);
   const number = Number(whole);
@@ -115,7 +112,7 @@ function convertValue(field: FieldInfo, raw: unknown, vendor: SqlDialect['vendor
     const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
     if (Number.isFinite(number)) return field.type === 'DECIMAL' && typeof value === 'string' ? value.trim() : number;
     if (field.type === 'DECIMAL') throw new ValueError(`“${String(value)}” value must be a decimal number.`);
-    throw new ValueError(`Field '${field.name}' expected a number but got ${repr(value)}.`);
+    throw new ValueError(`Field '${field.name}' expected a number but got ${pythonRepr(value)}.`);
   }
   if (field.type === 'BOOLEAN') {
     if (typeof value === 'boolean') return value;
@@ -141,7 +138,7 @@ function convertValue(field: FieldInfo, raw: unknown, vendor: SqlDialect['vendor
   }
   if (typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
     if (field.type === 'JSON') return JSON.stringify(value);
-    throw new ValueError(`Field '${field.name}' expected a string but got ${repr(value)}.`);
+    throw new ValueError(`Field '${field.name}' expected a string but got ${pythonRepr(value)}.`);
   }
   return value;
 }
@@ -201,7 +198,7 @@ function leafSql(ctx: CompileContext, ref: string, field: FieldInfo, lookup: str
   if (lookup === 'in') {
     if (isSubquery(raw)) return `${ref} IN (${raw.toSubquerySql({ ...ctx, alias: null })})`;
     const list = raw instanceof Set ? [...raw] : Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
-    if (!list) throw new ValueError(`Field '${field.name}' expected a list for the 'in' lookup but got ${repr(raw)}.`);
+    if (!list) throw new ValueError(`Field '${field.name}' expected a list for the 'in' lookup but got ${pythonRepr(raw)}.`);
     const values = list.map((v) => convertValue(field, v, dialect.vendor)).filter((v) => v !== null && !(v instanceof OutOfRange));
     if (!values.length) return '1=0';
     return `${ref} IN (${values.map(e).join(', ')})`;

@@ -24,10 +24,6 @@ export function validateHost(host: string, allowedHosts: readonly string[]): boo
   });
 }
 
-/** A host as the original's error messages quote it (Python's repr of a string). */
-export function pyRepr(value: string): string {
-  return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
-}
 
 let testClientHostAllowed = false;
 

@@ -13,7 +13,8 @@ import { DisallowedHost, RequestDataTooBig } from '../exceptions';
 import type { ResolverMatch } from '../urls';
 import { limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
 import { headerNameFor, metaKey, splitContentType } from './headers';
-import { effectiveAllowedHosts, pyRepr, splitDomainPort, validateHost } from './hosts';
+import { effectiveAllowedHosts, splitDomainPort, validateHost } from './hosts';
+import { pythonStringRepr } from '../pythonRepr';
 import { MultiValueDict, QueryDict } from './querydict';
 import { anonymousUser, type AuthUser } from './user';
 
@@ -297,8 +298,8 @@ export class HttpRequest {
     allowed = effectiveAllowedHosts(allowed);
     const [domain] = splitDomainPort(host);
     if (domain && validateHost(domain, allowed)) return host;
-    let message = `Invalid HTTP_HOST header: ${pyRepr(host)}.`;
-    if (domain) message += ` You may need to add ${pyRepr(domain)} to ALLOWED_HOSTS.`;
+    let message = `Invalid HTTP_HOST header: ${pythonStringRepr(host)}.`;
+    if (domain) message += ` You may need to add ${pythonStringRepr(domain)} to ALLOWED_HOSTS.`;
     else message += ' The domain name provided is not valid according to RFC 1034/1035.';
     throw new DisallowedHost(message);
   }

@@ -5,6 +5,7 @@
  */
 import { jsToPythonRegex, type Pattern, type TemplatePart } from './patterns';
 import type { PathConverter } from './converters';
+import { pythonRepr, pythonStringRepr, pythonTupleRepr } from '../pythonRepr';
 
 /** One way to build a URL: its template, parameter names, converters and regex source. */
 export interface ReverseCandidate {
@@ -107,26 +108,6 @@ export function buildUrl(candidate: ReverseCandidate, args: unknown[], kwargs: R
   return quoteUrl(url);
 }
 
-function pyString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-function pyValue(value: unknown): string {
-  if (typeof value === 'string') return pyString(value);
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return String(value);
-}
-
-function pyTuple(values: unknown[]): string {
-  return values.length === 1 ? `(${pyValue(values[0])},)` : `(${values.map(pyValue).join(', ')})`;
-}
-
-function pyDict(values: Record<string, unknown>): string {
-  return `{${Object.entries(values).map(([k, v]) => `${pyString(k)}: ${pyValue(v)}`).join(', ')}}`;
-}
-
 /** The original's `NoReverseMatch` text for `view` when none of `tried` fitted the arguments. */
 export function noReverseMatchMessage(
   view: string,
@@ -136,8 +117,8 @@ export function noReverseMatchMessage(
 ): string {
   if (!tried.length) return `Reverse for '${view}' not found. '${view}' is not a valid view function or pattern name.`;
   let argMessage = 'no arguments';
-  if (args.length) argMessage = `arguments '${pyTuple(args)}'`;
-  else if (Object.keys(kwargs).length) argMessage = `keyword arguments '${pyDict(kwargs)}'`;
-  const patterns = `[${tried.map((p) => pyString(p.describe)).join(', ')}]`;
+  if (args.length) argMessage = `arguments '${pythonTupleRepr(args)}'`;
+  else if (Object.keys(kwargs).length) argMessage = `keyword arguments '${pythonRepr(kwargs)}'`;
+  const patterns = `[${tried.map((p) => pythonStringRepr(p.describe)).join(', ')}]`;
   return `Reverse for '${view}' with ${argMessage} not found. ${tried.length} pattern(s) tried: ${patterns}`;
 }

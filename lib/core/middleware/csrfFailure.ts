@@ -4,20 +4,17 @@
  * when that was the reason, and the reason itself only with DEBUG on. `CSRF_FAILURE_VIEW`
  * (a dotted path to `(request, reason) => HttpResponse`) replaces it.
  */
-import { settings } from '../../lib/core/conf';
-import { HttpResponseForbidden, type HttpRequest, type HttpResponse } from '../../lib/core/http';
-import { gettext } from '../../lib/core/i18n';
-import { importString } from '../../lib/core/modules';
+import { settings } from '../conf';
+import { HttpResponseForbidden, type HttpRequest, type HttpResponse } from '../http';
+import { escapeHtml } from '../html';
+import { gettext } from '../i18n';
+import { importString } from '../modules';
 
 /** A view answering a failed CSRF check. */
 export type CsrfFailureView = (request: HttpRequest, reason: string) => HttpResponse | Promise<HttpResponse>;
 
 const NO_REFERER = 'Referer checking failed - no Referer.';
 const NO_CSRF_COOKIE = 'CSRF cookie not set.';
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-}
 
 function paragraphs(messages: string[]): string {
   return messages.map((message) => `  <p>${escapeHtml(gettext(message))}</p>\n`).join('');

@@ -16,14 +16,12 @@
  * itself and looks only for `csrfmiddlewaretoken`.
  */
 import type Busboy from 'busboy';
-import { settings } from '../../lib/core/conf';
-import { DisallowedHost } from '../../lib/core/exceptions';
-import { constantTimeCompare, getRandomString } from '../../lib/core/signing';
-import type { HttpRequest, HttpResponse } from '../../lib/core/http';
-import type { ViewFunction } from '../../lib/core/urls';
-import { patchVaryHeaders } from './vary';
+import { settings } from '../conf';
+import { DisallowedHost } from '../exceptions';
+import { constantTimeCompare, getRandomString } from '../signing';
+import { patchVaryHeaders, type HttpRequest, type HttpResponse } from '../http';
+import type { ViewFunction } from '../urls';
 import { getFailureView } from './csrfFailure';
-import './backends/base';
 
 export const CSRF_SECRET_LENGTH = 32;
 export const CSRF_TOKEN_LENGTH = 2 * CSRF_SECRET_LENGTH;
@@ -116,9 +114,25 @@ export function compareMaskedTokens(requestToken: string, cookieToken: string): 
   return constantTimeCompare(unmaskCipherToken(requestToken), unmaskCipherToken(cookieToken));
 }
 
-function sessionOf(request: HttpRequest): { get(key: string): unknown; set(key: string, value: unknown): void } {
-  const session = request.session;
-  if (!session) {
+/** What the CSRF middleware needs of `request.session` (set by the sessions app's middleware). */
+interface SessionValues {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+function isSessionValues(value: unknown): value is SessionValues {
+  return (
+    typeof value === 'object' && value !== null &&
+    'get' in value && typeof value.get === 'function' &&
+    'set' in value && typeof value.set === 'function'
+  );
+}
+
+function sessionOf(request: HttpRequest): SessionValues {
+  // Read by name: the host layer knows sessions only by this duck type (contrib/sessions
+  // declares the property on HttpRequest and sits above lib/core in the import graph).
+  const session: unknown = Reflect.get(request, 'session');
+  if (!isSessionValues(session)) {
     throw new Error(
       'CSRF_USE_SESSIONS is enabled, but request.session is not set. SessionMiddleware must appear before CsrfViewMiddleware in MIDDLEWARE.',
     );
