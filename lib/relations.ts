@@ -80,10 +80,10 @@ export class RelatedField<O extends RelatedFieldOptions = NoOptions, TOutput = u
     const overridesQueryset = (this as { getQueryset: unknown }).getQueryset !== RelatedField.prototype.getQueryset;
     if (!overridesQueryset) {
       assert(this.queryset !== null || this.readOnly,
-        'Relational field must provide a `queryset` argument, override `get_queryset`, or set read_only=`True`.');
+        'Relational field must provide a `queryset` option, override `getQueryset()`, or set `readOnly: true`.');
     }
     assert(!(this.queryset !== null && this.readOnly),
-      'Relational fields should not provide a `queryset` argument, when setting read_only=`True`.');
+      'Relational fields should not provide a `queryset` option, when setting `readOnly: true`.');
   }
 
   /** Whether only the primary key of the related object is needed (no join or extra query). */
@@ -176,7 +176,7 @@ export class ManyRelatedField extends Field<unknown[], unknown[], ManyRelatedFie
 
   constructor(options: ManyRelatedFieldOptions) {
     const { childRelation, allowEmpty, htmlCutoff, htmlCutoffText, ...rest } = options;
-    assert(childRelation, '`child_relation` is a required argument.');
+    assert(childRelation, '`childRelation` is a required option.');
     super(rest);
     this.childRelation = childRelation;
     this.allowEmpty = allowEmpty ?? true;
@@ -328,7 +328,7 @@ export class SlugRelatedField<const O extends SlugRelatedFieldOptions = SlugRela
   private slugAttrs!: string[];
 
   constructor(options: O | SlugRelatedFieldOptions) {
-    assert(options.slugField !== undefined && options.slugField !== null, 'The `slug_field` argument is required.');
+    assert(options.slugField !== undefined && options.slugField !== null, 'The `slugField` option is required.');
     super(options);
     if (this instanceof ManyRelatedField) return;
     this.slugField = options.slugField;
@@ -384,7 +384,7 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
 
   constructor(options: O | HyperlinkedFieldOptions) {
     const { viewName, lookupField, lookupUrlKwarg, format } = options;
-    assert(viewName !== undefined && viewName !== null, 'The `view_name` argument is required.');
+    assert(viewName !== undefined && viewName !== null, 'The `viewName` option is required.');
     super(options);
     if (this instanceof ManyRelatedField) return;
     this.viewName = viewName;
@@ -465,7 +465,7 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
     } catch (error) {
       if (!(error instanceof NoReverseMatch)) throw error;
       let msg = `Could not resolve URL for hyperlinked relationship using view name "${this.viewName}". You may have ` +
-        'failed to include the related model in your API, or incorrectly configured the `lookup_field` attribute on this field.';
+        'failed to include the related model in your API, or incorrectly configured the `lookupField` option on this field.';
       const raw = (value as { pk?: unknown } | null)?.pk ?? value;
       if (raw === '' || raw === null || raw === undefined) {
         const valueString = raw === '' ? 'the empty string' : 'None';

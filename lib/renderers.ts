@@ -205,7 +205,7 @@ export class TemplateHTMLRenderer extends BaseRenderer {
     if (typeof viewLike.getTemplateNames === 'function') return viewLike.getTemplateNames();
     if (viewLike.templateName) return [viewLike.templateName];
     throw new ImproperlyConfigured(
-      'Returned a template response with no `template_name` attribute set on either the view or response',
+      'Returned a template response with no `templateName` attribute set on either the view or response',
     );
   }
 

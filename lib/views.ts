@@ -152,11 +152,11 @@ export type ViewOptions<V extends APIView = APIView> = { [K in Exclude<keyof V, 
  */
 export type InitkwargMessage = (className: string, key: string, kind: 'method' | 'unknown') => string;
 
-/** The host framework's `as_view()` words. */
+/** The host framework's `as_view()` words, naming this API. */
 function hostInitkwargMessage(className: string, key: string, kind: 'method' | 'unknown'): string {
   return kind === 'method'
-    ? `The method name ${key} is not accepted as a keyword argument to ${className}().`
-    : `${className}() received an invalid keyword argument '${key}'. as_view only accepts arguments that are already attributes of the class.`;
+    ? `The method name ${key} is not accepted as an option of ${className}.asView().`
+    : `${className}.asView() received an invalid option '${key}'. asView() only accepts options that are already attributes of the class.`;
 }
 
 /** The view class type `asView()` is called on. */

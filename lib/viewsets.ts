@@ -283,11 +283,11 @@ export interface ViewSetMixinStatics {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ViewSetMixinConstructor<TBase> = ViewSetMixinStatics & TBase & (new (...args: any[]) => ViewSetMixinMembers);
 
-/** The original `ViewSetMixin.as_view()`'s words for a bad initkwarg. */
+/** The original `ViewSetMixin.as_view()`'s words for a bad initkwarg, naming this API. */
 function viewSetInitkwargMessage(className: string, key: string, kind: 'method' | 'unknown'): string {
   return kind === 'method'
-    ? `You tried to pass in the ${key} method name as a keyword argument to ${className}(). Don't do that.`
-    : `${className}() received an invalid keyword '${key}'`;
+    ? `You tried to pass in the ${key} method name as an option of ${className}.asView(). Don't do that.`
+    : `${className}.asView() received an invalid option '${key}'`;
 }
 
 /**
@@ -310,7 +310,7 @@ export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): Vie
     static asView(actions?: Record<string, string> | null, initkwargs: Record<string, unknown> = {}): ViewFunction {
       if (!actions || !Object.keys(actions).length) {
         throw new TypeError(
-          "The `actions` argument must be provided when calling `.as_view()` on a ViewSet. For example `.as_view({'get': 'list'})`",
+          "The `actions` argument must be provided when calling `.asView()` on a ViewSet. For example `.asView({ get: 'list' })`",
         );
       }
       APIView.checkInitkwargs(this, initkwargs, viewSetInitkwargMessage);

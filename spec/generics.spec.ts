@@ -110,7 +110,7 @@ test('viewsets :: asView checks and action binding', async () => {
   // @ts-expect-error a handler method name is no initkwarg (and fails at run time too)
   assert.throws(() => NoteViewSet.asView({ get: 'list' }, { get: 1 }), /You tried to pass in the get method name/);
   // @ts-expect-error an unknown attribute is no initkwarg (and fails at run time too)
-  assert.throws(() => NoteViewSet.asView({ get: 'list' }, { nope: 1 }), /NoteViewSet\(\) received an invalid keyword 'nope'/);
+  assert.throws(() => NoteViewSet.asView({ get: 'list' }, { nope: 1 }), /NoteViewSet\.asView\(\) received an invalid option 'nope'/);
   const res = await call(ReadOnlyModelViewSet.asView({ get: 'list' }, base), 'get', '/');
   assert.is((res.data as unknown[]).length, 3);
   // Names every object has are no attributes of the view set (as for plain views).

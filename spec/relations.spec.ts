@@ -69,7 +69,7 @@ test('hyperlinks :: the original errors without request or with a bad view name'
     /`HyperlinkedIdentityField` requires the request in the serializer context. Add `context=\{'request': request\}` when instantiating the serializer./);
   const badName = bound(new HyperlinkedRelatedField({ viewName: 'nope-detail', readOnly: true }), { request: fakeRequest() });
   assert.throws(() => badName.toRepresentation(tag), (error: unknown) => error instanceof ImproperlyConfigured
-    && /Could not resolve URL for hyperlinked relationship using view name "nope-detail". You may have failed to include the related model in your API, or incorrectly configured the `lookup_field` attribute on this field./.test(String((error as Error).message)));
+    && /Could not resolve URL for hyperlinked relationship using view name "nope-detail". You may have failed to include the related model in your API, or incorrectly configured the `lookupField` option on this field./.test(String((error as Error).message)));
 });
 
 test('hyperlinks :: input URLs resolve to objects; bad input has the original messages', async () => {
@@ -124,7 +124,7 @@ test('slug, string and select choices with HTML_SELECT_CUTOFF', async () => {
   let nullMessage = '';
   try { await pk.runValidation(''); } catch (error) { nullMessage = String((error as ValidationError).detail); }
   assert.is(nullMessage, 'This field may not be null.');
-  assert.throws(() => new PrimaryKeyRelatedField(), /Relational field must provide a `queryset` argument/);
+  assert.throws(() => new PrimaryKeyRelatedField(), /^Relational field must provide a `queryset` option, override `getQueryset\(\)`, or set `readOnly: true`\.$/);
 });
 
 test.run();

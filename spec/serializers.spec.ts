@@ -122,11 +122,11 @@ test('partial :: missing fields are skipped, defaults not applied', async () => 
 
 test('save :: create with extra values, update, and the original assertions', async () => {
   const s = new CommentSerializer({ data: { email: 'a', content: 'b' } });
-  assert.throws(() => s.data, /you must call `.is_valid\(\)` before attempting to access the serialized `.data`/);
+  assert.throws(() => s.data, /you must call `.isValid\(\)` before attempting to access the serialized `.data` representation\.\nYou should either call `.isValid\(\)` first, or access `.initialData` instead\./);
   await assert.not.throws(async () => undefined);
   let failed = '';
   try { await s.save(); } catch (error) { failed = String(error); }
-  assert.match(failed, /You must call `.is_valid\(\)` before calling `.save\(\)`/);
+  assert.match(failed, /You must call `.isValid\(\)` before calling `.save\(\)`/);
   await s.isValid();
   assert.equal(await s.save({ owner: 'alice' }), { id: 1, email: 'a', content: 'B', rating: 3, owner: 'alice' });
   assert.equal(plain(s.data), { email: 'a', content: 'B', rating: 3 });
@@ -138,7 +138,22 @@ test('save :: create with extra values, update, and the original assertions', as
   const none = new CommentSerializer();
   failed = '';
   try { await none.isValid(); } catch (error) { failed = String(error); }
-  assert.match(failed, /Cannot call `.is_valid\(\)` as no `data=` keyword argument/);
+  assert.match(failed, /Cannot call `.isValid\(\)` as no `data` option/);
+});
+
+test('assertions :: developer-facing messages name this API (isValid, validatedData, save({ owner }))', async () => {
+  const unvalidated = new CommentSerializer({ data: { email: 'a', content: 'b' } });
+  assert.throws(() => unvalidated.errors, /You must call `.isValid\(\)` before accessing `.errors`\./);
+  assert.throws(() => unvalidated.validatedData, /You must call `.isValid\(\)` before accessing `.validatedData`\./);
+  await unvalidated.isValid();
+  let failed = '';
+  try { await unvalidated.save({ commit: false }); } catch (error) { failed = String(error); }
+  assert.match(failed, "inspect 'serializer.validatedData' instead");
+  assert.match(failed, "For example: 'serializer.save({ owner: request.user })'.");
+  void unvalidated.data;
+  failed = '';
+  try { await unvalidated.save(); } catch (error) { failed = String(error); }
+  assert.match(failed, "You cannot call `.save()` after accessing `serializer.data`. If you need to access data before committing to the database then inspect 'serializer.validatedData' instead.");
 });
 
 test('data :: representation of an instance, initial values, invalid data echoed', async () => {
@@ -212,7 +227,7 @@ many('validation :: not a list, allowEmpty, maxLength, minLength', async () => {
   await update.isValid();
   let message = '';
   try { await update.save(); } catch (error) { message = String(error); }
-  assert.match(message, /Serializers with many=True do not support multiple update by default/);
+  assert.match(message, /Serializers with `many: true` do not support multiple update by default/);
 });
 
 const nested = suite('serializers :: nested');

@@ -141,9 +141,9 @@ test('asView :: initkwargs set per instance; unknown and method names refused', 
   assert.is((await call(view, { method: 'OPTIONS' })).json() instanceof Object, true);
   assert.is(((await call(view, { method: 'OPTIONS' })).json() as { name: string }).name, 'Custom');
   // @ts-expect-error an unknown attribute is no initkwarg (and fails at run time too)
-  assert.throws(() => ExampleView.asView({ bogus: 1 }), /ExampleView\(\) received an invalid keyword argument 'bogus'\. as_view only accepts arguments that are already attributes of the class\./);
+  assert.throws(() => ExampleView.asView({ bogus: 1 }), /ExampleView\.asView\(\) received an invalid option 'bogus'\. asView\(\) only accepts options that are already attributes of the class\./);
   // @ts-expect-error a handler method name is no initkwarg (and fails at run time too)
-  assert.throws(() => ExampleView.asView({ get: 1 }), /The method name get is not accepted as a keyword argument to ExampleView\(\)\./);
+  assert.throws(() => ExampleView.asView({ get: 1 }), /The method name get is not accepted as an option of ExampleView\.asView\(\)\./);
 });
 
 test('permissions :: 401 with WWW-Authenticate when the first authenticator has a header', async () => {

@@ -204,8 +204,8 @@ export class UserManager extends Manager<User> {
   /** Create and save a staff superuser. */
   createSuperuser(username: string, email?: string | null, password?: string | null, extra: ExtraUserFields = {}): Promise<User> {
     const values: ExtraUserFields = { is_staff: true, is_superuser: true, ...extra };
-    if (values.is_staff !== true) throw new TypeError('Superuser must have is_staff=True.');
-    if (values.is_superuser !== true) throw new TypeError('Superuser must have is_superuser=True.');
+    if (values.is_staff !== true) throw new TypeError('Superuser must have is_staff: true.');
+    if (values.is_superuser !== true) throw new TypeError('Superuser must have is_superuser: true.');
     return this.createWith(username, email, password, values);
   }
 }

@@ -277,7 +277,7 @@ export class CursorPagination extends BasePagination {
       const filter = new filterClass() as OrderingSource;
       ordering = filter.getOrdering(request, queryset, view);
       if (ordering === null || ordering === undefined) {
-        throw new Error(`Using cursor pagination, but filter class ${filterClass.name} returned a \`None\` ordering.`);
+        throw new Error(`Using cursor pagination, but filter class ${filterClass.name} returned a \`null\` ordering.`);
       }
     } else {
       ordering = this.ordering;

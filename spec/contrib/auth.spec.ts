@@ -26,7 +26,7 @@ import { RemoteUserBackend } from '../../contrib/auth/backends';
 import { ContentType, Group, Permission, User } from '../../contrib/auth/models';
 import { AuthenticationMiddleware, RemoteUserMiddleware } from '../../contrib/auth/middleware';
 import { SessionStore } from '../../contrib/sessions/backends/db';
-import { getToken, compareMaskedTokens } from '../../contrib/sessions/csrf';
+import { getToken, compareMaskedTokens } from '../../lib/core/middleware/csrf';
 import { Session } from '../../contrib/sessions/models';
 import { dumps, getRandomString, saltedHmac } from '../../lib/core/signing';
 
@@ -91,7 +91,7 @@ test('user model :: createSuperuser sets the flags and refuses contradictions', 
     await User.objects.createSuperuser('root2', '', 'pw', { is_staff: false });
     assert.unreachable();
   } catch (error) {
-    assert.is((error as Error).message, 'Superuser must have is_staff=True.');
+    assert.is((error as Error).message, 'Superuser must have is_staff: true.');
   }
   try {
     await User.objects.createUser('', '', 'pw');

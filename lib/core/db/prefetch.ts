@@ -83,7 +83,7 @@ export async function prefetchRelatedObjects(instances: Model[], model: ModelCto
       const key = parts.slice(0, i + 1).join('__');
       const relation = getFieldInfo(current).getRelation(parts[i]);
       if (!relation) {
-        throw new FieldError(`Cannot find '${parts[i]}' on ${current.name} object, '${path}' is an invalid parameter to prefetch_related()`);
+        throw new FieldError(`Cannot find '${parts[i]}' on ${current.name} object, '${path}' is an invalid parameter to prefetchRelated()`);
       }
       let step = done.get(key);
       if (!step) {

@@ -248,7 +248,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
       for (const name of path) {
         const relation = getFieldInfo(current).getRelation(name);
         if (!relation) {
-          throw new FieldError(`Invalid field name(s) given in select_related: '${name}'. Choices are: ${getFieldInfo(current).relations.filter((r) => !r.many).map((r) => r.name).join(', ') || '(none)'}`);
+          throw new FieldError(`Invalid field name(s) given in selectRelated(): '${name}'. Choices are: ${getFieldInfo(current).relations.filter((r) => !r.many).map((r) => r.name).join(', ') || '(none)'}`);
         }
         if (relation.many) throw new FieldError(`Cannot use '${origin}' across the multi-valued relation '${name}'; use prefetchRelated().`);
         let node = level.get(relation.name);

@@ -234,7 +234,7 @@ export class URLResolver {
    * namespaces walked to get here.
    */
   reverseWithPrefix(key: ReverseKey, prefix: ReverseCandidate[], args: unknown[], kwargs: Record<string, unknown>): string {
-    if (args.length && Object.keys(kwargs).length) throw new Error("Don't mix *args and **kwargs in call to reverse()!");
+    if (args.length && Object.keys(kwargs).length) throw new Error("Don't mix `args` and `kwargs` in call to reverse()!");
     const possibilities = combineCandidates(prefix, this.reverseDict().get(key) ?? []);
     for (const candidate of possibilities) {
       const url = buildUrl(candidate, args, kwargs);
