@@ -2,6 +2,16 @@
  * Provides various authentication policies: HTTP Basic, session (with CSRF enforcement),
  * remote user and token. Each scheme identifies the request's credentials; permission classes
  * decide what the identified user may do.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Authentication: `authenticate(request)` returns `[user, auth] | null` (may be async);
+ *   `authenticateHeader(request)` a string or null. `getAuthorizationHeader(request)` reads
+ *   `META.HTTP_AUTHORIZATION` (via `metaHeader()`). `SessionAuthentication` reads `request.httpRequest.user` and calls
+ *   `checkCsrf(httpRequest)` only when it found an active user. `TokenAuthentication.getModel()`
+ *   loads `api_framework.authtoken.models.Token` lazily (set `model` to use another); the model
+ *   needs `objects.selectRelated('user').get({ key })` giving `{ key, user }` and rejecting with
+ *   `ObjectDoesNotExist` for an unknown key (DRF's `get()`, no ORDER BY).
+ *   `RemoteUserAuthentication` calls `authenticate(httpRequest, { remoteUser })`.
  */
 import { authenticate as authenticateCredentials } from '../contrib/auth';
 import { checkCsrf } from './core/middleware/csrf';

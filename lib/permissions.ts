@@ -4,6 +4,13 @@
  * A permission class answers two questions: may this request reach the view at all
  * (`hasPermission`), and may it act on this particular object (`hasObjectPermission`).
  * Classes compose with `and()`, `or()` and `not()` (DRF's `&`, `|` and `~`).
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Permissions: `hasPermission`/`hasObjectPermission` may be async. Compose with `and(A, B)`,
+ *   `or(A, B)`, `not(A)` or `A.and(B)`, `A.or(B)`, `A.not()` (each returns a permission class).
+ *   Model permissions read `view.getQueryset()` or `view.queryset` and the model's
+ *   `meta.appLabel` / `meta.modelName ?? name.toLowerCase()`; a view with
+ *   `ignoreModelPermissions = true` (the router's API root) is let through.
  */
 import { Http404 } from './core/exceptions';
 import { MethodNotAllowed } from './exceptions';

@@ -2,6 +2,11 @@
  * Provides an alternative to the host framework's `reverse()`: given the request it returns
  * fully qualified URLs, applies the request's versioning scheme and keeps the built-in
  * `?format=` override parameter.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `reverse(viewname, { args, kwargs, request, format, currentApp, urlconf })` from
+ *   `lib/reverse.ts` applies `request.versioningScheme` and keeps `?format=`; `reverseLazy(...)`
+ *   returns a `LazyURL` resolved on first use (module-level URLs).
  */
 import { reverse as urlsReverse, NoReverseMatch, type UrlConfModule } from './core/urls';
 import type { HttpRequest } from './core/http';

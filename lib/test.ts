@@ -3,6 +3,15 @@
  * `APIClient` sends requests through the whole project (middleware, URL resolution, views)
  * in process, `RequestsClient` talks to a live server over HTTP, and `transactionalSuite()`
  * runs every test of a suite inside a rolled-back transaction.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Test tools (`lib/test.ts`): `new APIRequestFactory()` methods are async and return an
+ *   `HttpRequest` (`await factory.post(path, { data, format, contentType, headers, meta, secure })`);
+ *   `forceAuthenticate(request, user, token)`; `new APIClient({ enforceCsrfChecks })` answers
+ *   `TestResponse` (`status`, `headers`, `header()`, `data`, `json()`, `text`, `content`) through
+ *   `handleRequest` in process, with `credentials()`, `login()`, `forceLogin()`, `logout()`,
+ *   `forceAuthenticate()` and a cookie jar; `RequestsClient(baseUrl)` uses node's fetch (undici)
+ *   against `startLiveServer()`; `transactionalSuite(suite('x'))` rolls back every test body.
  */
 import { authenticate as authenticateCredentials, login as authLogin, logout as authLogout } from '../contrib/auth';
 import { dontEnforceCsrfChecks } from './core/middleware/csrf';

@@ -2,6 +2,12 @@
  * Provides various throttling policies: limits on how many requests a client may make in a
  * period, keyed by IP address, user or view scope. Request histories live in the project's
  * cache (`caches.default`), so with a Redis `CACHE_URL` every server process shares one limit.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Throttles: `SimpleRateThrottle` fields `cache` (default `caches.default`), `timer` (seconds),
+ *   `rate`, `scope`, `throttleRates`; views give `throttleScope` for `ScopedRateThrottle`. On a
+ *   `RedisCache` the history update is one Lua script (atomic across processes); other caches
+ *   serialise per key in process.
  */
 import { ImproperlyConfigured } from './core/conf';
 import { caches, RedisCache, type BaseCache } from './core/cache';

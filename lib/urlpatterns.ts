@@ -1,6 +1,10 @@
 /**
  * Provides `formatSuffixPatterns()`: adds a format-suffixed twin (`/snippets.json`) to every
  * URL pattern, so the suffix selects the renderer through the FORMAT_SUFFIX_KWARG argument.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `formatSuffixPatterns(urlpatterns, { suffixRequired, allowed })` registers the path
+ *   converter `drf_format_suffix[_<allowed>]`.
  */
 import {
   RoutePattern,

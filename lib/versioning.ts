@@ -2,6 +2,10 @@
  * Provides the API versioning schemes: the version is read from the Accept header, the URL
  * path, the URL namespace, the host name or a query parameter, and checked against the
  * allowed versions. Each scheme may also rewrite `reverse()` so generated links keep the version.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Versioning: `defaultVersion` / `allowedVersions` / `versionParam` left undefined read the
+ *   settings at call time; `determineVersion(request, kwargs)`; `reverse(viewname, options)`.
  */
 import { gettext } from './core/i18n';
 import { NotAcceptable, NotFound } from './exceptions';

@@ -5,6 +5,42 @@
  *
  *     const user = await authenticate(request, { username, password });
  *     if (user) await login(request, user);
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `User` (`auth_user`), `Group`, `Permission`, `ContentType` (`contrib/auth/models.ts`);
+ *   `AnonymousUser` (`anonymous.ts`). Both implement `AuthUser` from `lib/core/http.ts`; the
+ *   permission methods are async: `await user.hasPerm('auth.add_user', obj?)`, `hasPerms`,
+ *   `hasModulePerms`, `getAllPermissions()` / `getUserPermissions()` / `getGroupPermissions()`
+ *   (Sets of `app_label.codename`, cached per user instance; `refreshFromDb()` clears them).
+ * - `User.objects` is a `UserManager`: `createUser(username, email?, password?, extra?)`,
+ *   `createSuperuser(...)`, `getByNaturalKey(username)`. Passwords: `await user.setPassword(raw)`,
+ *   `await user.checkPassword(raw)` (re-hashes and saves outdated hashes), `setUnusablePassword()`,
+ *   `hasUsablePassword()`, `getSessionAuthHash()`. Relations: `groups`, `user_permissions`
+ *   (belongsToMany through `UserGroup` / `UserPermission`; `Group.permissions` through
+ *   `GroupPermission`); reverse query names are Django's (`Permission` `user`/`group`,
+ *   `Group` `user`). `User.usernameValidator` is the `UnicodeUsernameValidator`.
+ * - `contrib/auth` (index.ts): `authenticate(request | null, credentials)` (credentials
+ *   `{ username, password }` for `ModelBackend`, `{ remoteUser }` for `RemoteUserBackend`) ->
+ *   `AuthUser | null`; `login(request, user, backend?)` (needs `request.session`; cycles the key,
+ *   stores `_auth_user_id`/`_auth_user_backend`/`_auth_user_hash`, rotates the CSRF token),
+ *   `logout(request)`, `getUser(request)`, `updateSessionAuthHash(request, user)`,
+ *   `getUserModel()`, signals `userLoggedIn`/`userLoggedOut`/`userLoginFailed`, and re-exports of
+ *   `makePassword`, `checkPassword`, `identifyHasher`, `isPasswordUsable`.
+ * - Django's backend paths (`django.contrib.auth.backends.ModelBackend`, ...) are aliases of ours
+ *   (`DJANGO_BACKEND_PATHS` in `backendRegistry.ts`): sessions written by the original keep their
+ *   user, and `AUTHENTICATION_BACKENDS` may name them.
+ * - Backends (`backends.ts`): `ModelBackend`, `AllowAllUsersModelBackend`, `RemoteUserBackend`
+ *   (`createUnknownUser = true`, `cleanUsername()`, `configureUser()`),
+ *   `AllowAllUsersRemoteUserBackend`. Middleware (`middleware.ts`): `AuthenticationMiddleware`
+ *   (awaits the user before the view, then exposes it through a `request.user` getter that marks
+ *   the session accessed only when read, as Django's lazy user: no `Vary: Cookie` on answers that
+ *   never looked at the session user), `RemoteUserMiddleware` (`header`, `forceLogoutIfNoHeader`),
+ *   `PersistentRemoteUserMiddleware`.
+ * - The content-type table is migrated by `auth.0001_initial` (the migration runner records one
+ *   label per app, so there is no separate `contenttypes` app); a Django database already has
+ *   that row. `AppConfig.postMigrate` of auth creates content types and the default
+ *   add/change/delete/view permissions of every installed model (idempotent); models with
+ *   `static autoCreated = true` (join tables) are skipped.
  */
 import { settings, ImproperlyConfigured } from '../../lib/core/conf';
 import { apps } from '../../lib/core/apps';

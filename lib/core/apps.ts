@@ -1,6 +1,20 @@
 /**
  * The app registry: every entry of `INSTALLED_APPS` names a folder whose `app.ts` default-exports
  * an `AppConfig`. Apps contribute models, migrations and management commands.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * An installed app is a module path in `INSTALLED_APPS` (`'api_framework.contrib.auth'`,
+ * `'demo.snippets'`) whose folder has `app.ts` exporting `default` an `AppConfig`:
+ * `{ label: 'auth', name?, path?, verboseName?, models?: ModelsDeclaration, migrationsDir?: string,
+ *   commands?: () => Record<string, CommandClass>, ready?: () => void,
+ *   postMigrate?: () => Promise<void> }`. The registry fills in `name` (canonical spelling) and
+ * `path` (the app folder); `migrationsDir` defaults to `<path>/migrations` when that folder
+ * exists. `models` is the classes, a module path relative to the app folder (`'./models'`:
+ * every model class it exports) or a function returning classes or a module; read it through
+ * `appModels(config)`, never call it. `postMigrate` is Django's `post_migrate`, called after every
+ * `migrate` run. `apps.populate()` loads them in
+ * order (idempotent for the same list); `apps.getAppConfigs()`, `apps.getModels()`,
+ * `apps.getAppConfig(label)`, `apps.reset()` (specs that change `INSTALLED_APPS`).
  */
 import fs from 'node:fs';
 import path from 'node:path';

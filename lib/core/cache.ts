@@ -8,6 +8,21 @@
  * means the backend's default (300 s, as Django's), `null` means never expire, and `0` or
  * less means expire at once. Options may be given as query parameters of the URL:
  * `timeout` (seconds or `none`), `key_prefix`, `version`, `max_entries`, `cull_frequency`.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * `caches.default` (from `CACHE_URL`: unset or `locmem://` -> `LocMemCache`; `redis://...` ->
+ * `RedisCache` via ioredis, lazy connect) with async `get(key, default = null)`,
+ * `set(key, value, timeout?)`, `add` (-> stored?), `delete` (-> existed?), `incr(key, delta = 1)` /
+ * `decr` (throw `CacheKeyMissing` "Key 'k' not found" on a missing key, keep the TTL), `has`,
+ * `touch(key, timeout?)`, `getMany`, `setMany`, `deleteMany`, `getOrSet`, `clear` (only this
+ * cache's key prefix, never FLUSHDB), `close()`. Timeouts in seconds as Django's: omitted ->
+ * default 300, `null` -> never expire, `<= 0` -> not stored. Keys are stored as
+ * `<key_prefix>:<version>:<key>`. Values must be JSON-serialisable: Redis stores JSON text;
+ * `LocMemCache` keeps what a JSON round trip would give and hands out copies, so both answer the
+ * same values and a caller changing a got value leaves the cache alone. URL query options: `timeout`, `key_prefix`, `version`, `max_entries`, `cull_frequency`.
+ * `createCache(url, options)` builds an extra cache (e.g. a spec's own key prefix); the default is
+ * rebuilt when `CACHE_URL` changes; `closeCaches()` closes it (specs' `after()`).
+ * `LocMemCache.timer` (ms clock) can be replaced in specs.
  */
 import type { Redis } from 'ioredis';
 import { ImproperlyConfigured, onSettingChanged, settings, type SettingName } from './conf';

@@ -4,6 +4,50 @@
  *
  * Read settings at call time (`settings.DEBUG`), never capture them at import time, so that
  * `overrideSettings()` in tests takes effect everywhere.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `settings` is the live project settings object: `settings.DEBUG`, `settings.SECRET_KEY`,
+ *   `settings.API_FRAMEWORK`, ... typed by `ProjectSettings`, a closed type (a doc comment per key;
+ *   `API_FRAMEWORK` is `ApiFrameworkSettings` from lib/settings.ts). A new setting is declared
+ *   there; a project's own keys go on `ProjectSettingsExtension` (declaration merging). Code that
+ *   gets a setting's name at run time reads it with `readSetting(name)`.
+ * - `setupSettings(moduleName?)` loads the settings module named by env `SETTINGS_MODULE`
+ *   (default `demo/settings`) once (`manage.ts`, `spec/setup.ts` and `bench/run.ts` call it);
+ *   `configureSettings(values)` installs values over `DEFAULT_SETTINGS` directly. Both let env
+ *   `DATABASE_URL`, `DATABASE_REPLICA_URLS` (comma-separated) and `CACHE_URL` win, and refuse an
+ *   empty `SECRET_KEY` unless `DEBUG` (then a development key and a warning).
+ * - `overrideSettings(values, fn)` runs `fn` (sync or async) with some keys replaced and
+ *   restores them afterwards; `overrideSettings.enter(values)` returns a `restore()` function
+ *   for suites that override in `before`/`after`.
+ * - `onSettingChanged((key) => void)` registers a listener, called per changed key (the API
+ *   settings, URL conf, handler, database connection, cache, hashers and templates reset through
+ *   it); it returns an unsubscribe function.
+ * - Two roots. `FRAMEWORK_ROOT` is the framework's code (the repository under ts-node, `dist/`
+ *   compiled, also inside `node_modules/api_framework`): its apps, templates, static files and
+ *   catalogs are read from there (`npm run build` copies non-.ts files of lib/ and contrib/ into
+ *   `dist/`). The project: `SOURCE_ROOT` is where the project's modules load from (the folder of
+ *   its manage.ts, set by `executeFromCommandLine(argv, { projectDir: __dirname })` /
+ *   `setProjectRoot()`, else env `API_FRAMEWORK_PROJECT_ROOT`, else the working directory;
+ *   `dist/` when running `node dist/manage.js`); `PROJECT_ROOT` is the folder with its
+ *   package.json (data files: `sqlite:db.sqlite3`, `TEMPLATE_DIRS`, `STATICFILES_DIRS`). Both are
+ *   `let` exports: read them at call time. `FRAMEWORK_PACKAGE_ROOT` holds the framework's
+ *   package.json (version).
+ * - `importString('api_framework.renderers.JSONRenderer')` resolves a dotted path
+ *   (`lib/core/modules.ts`). Framework prefixes, under `FRAMEWORK_ROOT`:
+ *   `api_framework.contrib.` -> `contrib/`, `api_framework.authtoken.` / `.browsable.` ->
+ *   `contrib/authtoken/` / `contrib/browsable/` (the original's names), `api_framework.` ->
+ *   `lib/` (`api_framework.core.security.SecurityMiddleware`), and the older aliases `contrib.`
+ *   and `lib.`; every other path is a project module under `SOURCE_ROOT`. A missing module
+ *   throws `ModuleNotFound` naming the file looked for. `canonicalModulePath()` gives the
+ *   `api_framework.*` spelling; compare app names through it. Aliases of single names are
+ *   registered with `registerAlias(path, target)` (`api_framework.renderers.BrowsableAPIRenderer`;
+ *   Django's auth backend paths).
+ * - Public entry points (`lib/core/entryPoints.ts`; package.json `exports`/`typesVersions` and
+ *   tsconfig `paths` list the same, spec/core/startproject checks it): `api_framework`,
+ *   `api_framework/db`, `api_framework/test`, `api_framework/management`,
+ *   `api_framework/contrib/<app>`. `lib/core/selfReference.ts` (loaded by conf) makes these
+ *   names resolve to the running copy of the framework, so the demo imports only them. The
+ *   repository's `manage.ts` imports `./lib/core/commandLine` because it is what loads conf.
  */
 import fs from 'node:fs';
 import path from 'node:path';

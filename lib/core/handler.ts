@@ -3,6 +3,23 @@
  * -> view -> rendering, with every error turned into a response (errors never escape).
  *
  * The chain is built once per `MIDDLEWARE`/`ROOT_URLCONF` and rebuilt when they change.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - The handler (`lib/core/handler.ts`) renders lazily-rendered responses: a returned response
+ *   with `render(): HttpResponse | Promise<HttpResponse>` and `isRendered === false` is rendered
+ *   after the view and `processView` hooks, before the middleware see it (DRF's `Response`).
+ * - Error views: the URL conf's `handler400/403/404/500(request, error?)`, else the host
+ *   framework's defaults, byte for byte Django 3.2's `text/html` error page (titles `Not Found`
+ *   with `The requested resource was not found on this server.`, `Server Error (500)`,
+ *   `Bad Request (400)`, `403 Forbidden`; with DEBUG the 400/500 pages add the error and its
+ *   stack); a handler that throws or returns no `HttpResponse` is logged and the default answers.
+ *   A 413 is always JSON, `{"detail":"Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE."}`
+ *   (or `settings.FILE_UPLOAD_MAX_SIZE.`), and closes the connection. API projects set
+ *   `handler400`/`handler500` to `api_framework.exceptions`' JSON `badRequest`/`serverError`
+ *   (`{"error": "Bad Request (400)"}`, `{"error": "Server Error (500)"}`; the demo does).
+ * - 500s and suspicious 400s are logged to stderr (`Internal Server Error: <path>` + stack) when
+ *   `LOG_SERVER_ERRORS` is true, or when it is `null` (default) unless env `API_FRAMEWORK_QUIET=1`
+ *   (set by `spec/setup.ts`, so specs stay quiet; a spec asserting the log sets it to true).
  */
 import { settings, onSettingChanged } from './conf';
 import { escapeHtml } from './html';

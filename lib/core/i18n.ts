@@ -7,6 +7,24 @@
  * raised), so `gettext()` reads the language active in the current async context; the
  * `LocaleMiddleware` activates the request's language around the whole view. With
  * `USE_I18N = false` every message stays in English.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * `gettext(msgid)` translates into the language active in the current async context;
+ * `ngettext(singular, plural, n)`; `gettextLazy(msgid)` (a `LazyString`, translated on
+ * `toString`/`toJSON`); `format(msg, params)` fills `%(name)s`/`%(name)d` and `{name}`
+ * placeholders — translate first, then format: `format(gettext('Method "{method}" not allowed.'), { method })`.
+ * A message built before any request (a field's limit message, at import time) must stay lazy:
+ * `lazyFormat(msg, params)` from `lib/validators.ts` translates and formats on each `toString()`.
+ * `runWithLanguage(lang, fn)`, `activate(lang)`/`deactivate()`, `getLanguage()` (default
+ * `LANGUAGE_CODE`), `getLanguageFromRequest(request)` (cookie `LANGUAGE_COOKIE_NAME` (default
+ * `django_language`), Accept-Language with q-values, then `LANGUAGE_CODE`), settings `LANGUAGES`
+ * (codes or `[code, name]` pairs; default en, de, fr, es) and `USE_I18N` (false: English only).
+ * Catalogs: `lib/core/locale/<lang>.json` (English msgid -> translation; plural messages keyed by
+ * the singular, value = list of forms); apps add their own with `registerCatalog(lang, entries)`.
+ * A message not in the catalogs stays English, so always pass DRF's exact English text.
+ * `LocaleMiddleware` (settings `MIDDLEWARE`: `'lib.core.localeMiddleware.LocaleMiddleware'`,
+ * after the session middleware) runs the rest of the chain in the request's language, sets
+ * `request.languageCode`, `Content-Language` and `Vary: Accept-Language`.
  */
 import { currentContext, runInContext, type LanguageCell } from './asyncContext';
 import { settings } from './conf';

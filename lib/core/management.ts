@@ -12,6 +12,26 @@
  *         this.stdout.write(`Hello ${options.name}\n`);
  *       }
  *     }
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `abstract class BaseCommand { static help: string; stdout/stderr: { write(text: string): void };
+ *   stdin: NodeJS.ReadableStream; addArguments(parser: CommandParser): void;
+ *   abstract handle(options: CommandOptions): Promise<void> | void }` where
+ *   `parser.addArgument({ name, positional?, type?: 'string'|'boolean'|'number', short?, help?,
+ *   default?, required?, multiple? })` and `options` holds each argument under its camelCased
+ *   name (`--fake-initial` -> `options.fakeInitial`, positional `username` -> `options.username`).
+ * - `class CommandError extends Error` -> `manage.ts` prints `CommandError: <message>` to stderr
+ *   and exits 1; so do unknown commands and bad arguments (with the usage line).
+ * - Commands live one per file: core ones in `lib/core/commands/<name>.ts`, app ones in
+ *   `<app>/commands/<name>.ts`, registered through the app's `AppConfig.commands()`.
+ * - A command file default-exports its class: `export default class Command extends BaseCommand`.
+ *   Every `lib/core/commands/*.ts` file is a core command (found by listing the folder).
+ *   Every command also accepts `--verbosity/-v N`, `--settings`, `--traceback`, `--no-color`.
+ * - `runserver` reloads when a source file (`.ts`, or `.js` when compiled) under `lib/`, `contrib/`,
+ *   `demo/` changes; env `API_FRAMEWORK_WATCH_DIRS` (path-delimiter separated) replaces those folders.
+ * - `callCommand(name, argv, io?) -> Promise<{ exitCode, stdout, stderr }>` runs a command in
+ *   process (for specs) with captured output; `manage.ts` is a thin wrapper around
+ *   `runFromArgv(process.argv.slice(2))`.
  */
 import fs from 'node:fs';
 import path from 'node:path';

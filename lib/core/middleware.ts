@@ -2,6 +2,20 @@
  * Middleware: classes constructed once with the next handler (`new M(getResponse)`) and called
  * per request through `handle(request)`. `MiddlewareMixin` gives the request/response hook
  * style; `CommonMiddleware` implements APPEND_SLASH.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - Middleware is Django-shaped: a class `new M(getResponse)` with `handle(request):
+ *   Promise<HttpResponse>` and optional `processView(request, view, args, kwargs)` and
+ *   `processException(request, error)`; listed in settings `MIDDLEWARE` as classes or dotted paths.
+ *   `lib/core/middleware.ts` exports `MiddlewareMixin` (override `processRequest(request)` /
+ *   `processResponse(request, response)`) and `CommonMiddleware` (APPEND_SLASH).
+ *   `lib/core/security.ts`: `SecurityMiddleware` (Django 3.2's settings and defaults:
+ *   `SECURE_CONTENT_TYPE_NOSNIFF` true, `SECURE_REFERRER_POLICY` `'same-origin'`,
+ *   `SECURE_BROWSER_XSS_FILTER`, `SECURE_HSTS_SECONDS` 0 / `_INCLUDE_SUBDOMAINS` / `_PRELOAD`,
+ *   `SECURE_SSL_REDIRECT` false, `SECURE_SSL_HOST`, `SECURE_REDIRECT_EXEMPT`; read per request).
+ *   `lib/core/clickjacking.ts`: `XFrameOptionsMiddleware` (`X_FRAME_OPTIONS`, default `'DENY'`)
+ *   and the view decorators `xframeOptionsDeny`, `xframeOptionsSameorigin`, `xframeOptionsExempt`
+ *   (they wrap the view and keep its properties).
  */
 import { settings, ImproperlyConfigured } from './conf';
 import { importString } from './modules';

@@ -7,6 +7,11 @@
  * process, or `SERVER_MAX_PIPELINED_REQUESTS` on one connection, a request is answered 503 with
  * `Retry-After` at once (nothing queues). An answer given before the request body was read (an
  * early 401/403/413, a 503) closes the connection, so the rest of the upload is not read.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `lib/core/server.ts` exports `onShutdown(fn)`: hooks run after the server stopped on
+ *   SIGTERM/SIGINT and after every management command (the db layer registers
+ *   `closeConnections` there).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cluster from 'node:cluster';

@@ -6,6 +6,14 @@
  * `unsign(value, maxAge)` can reject old values; `dumps()`/`loads()` sign JSON (optionally
  * zlib-compressed) for cookies, password-reset links and the like. The key defaults to
  * `settings.SECRET_KEY`, read at call time.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * Byte-compatible with Django 3.2: `saltedHmac(keySalt, value, secret?, algorithm = 'sha1')`
+ * (a node `Hmac`), `constantTimeCompare(a, b)`, `getRandomString(length, chars?)`,
+ * `b64Encode`/`b64Decode`, `new Signer({ key?, sep?, salt?, algorithm? })` (`sign`/`unsign`,
+ * sha256, accepts legacy sha1), `TimestampSigner` (`unsign(value, maxAgeSeconds)`, `timer`),
+ * `dumps(obj, { key, salt, compress })` / `loads(s, { key, salt, maxAge })`; errors
+ * `BadSignature`, `SignatureExpired`. The key defaults to `settings.SECRET_KEY` at call time.
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';

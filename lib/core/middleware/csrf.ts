@@ -14,6 +14,18 @@
  * Form data: the check reads `request.POST` when the request layer has parsed the form already;
  * otherwise, for POST requests with an urlencoded or multipart body, it reads the (cached) body
  * itself and looks only for `csrfmiddlewaretoken`.
+ *
+ * Contract (what the rest of the framework relies on; moved here from CONTRIBUTING.md):
+ * - `lib/core/middleware/csrf.ts` exports `CsrfViewMiddleware`, `getToken(request)`,
+ *   `rotateToken(request)`, `csrfExempt(view)`, `dontEnforceCsrfChecks(request)` and
+ *   `checkCsrf(request): Promise<string | null>` (the failure reason, or null when the request
+ *   passes) which `SessionAuthentication` calls for authenticated unsafe requests. The form token
+ *   is read from `request.POST` when the parsers filled it; otherwise, for POST with an urlencoded
+ *   or multipart body, from the (cached) body. `CSRF_TRUSTED_ORIGINS` accepts Django 4.0 entries
+ *   (`https://*.example.com`) and 3.2 host entries (`.example.com`). A failed middleware check
+ *   answers `CsrfViewMiddleware.reject()`: the view named by `CSRF_FAILURE_VIEW`
+ *   (`(request, reason) => HttpResponse`), default `csrfFailure` (`lib/core/middleware/csrfFailure.ts`:
+ *   the host framework's 403 `text/html` page and messages; the reason only with DEBUG).
  */
 import type Busboy from 'busboy';
 import { settings } from '../conf';
