@@ -4,18 +4,15 @@
  * creates default permissions.
  */
 import path from 'node:path';
-import type { AppConfig, CommandClass, ModelClass } from '../../lib/core/apps';
+import type { AppConfig, CommandClass } from '../../lib/core/apps';
 
 const auth: AppConfig = {
   label: 'auth',
   verboseName: 'Authentication and Authorization',
   migrationsDir: path.join(__dirname, 'migrations'),
-  models: (): ModelClass[] => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const m = require('./models') as typeof import('./models');
-    // The join-table models are bound through the relations, like Django's auto-created ones.
-    return [m.ContentType, m.Permission, m.Group, m.User];
-  },
+  // Loaded when the models are first needed (importing them pulls in the database layer);
+  // the auto-created join-table models are bound through the relations that name them.
+  models: './models',
   commands: (): Record<string, CommandClass> => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const createsuperuser = require('./commands/createsuperuser') as typeof import('./commands/createsuperuser');

@@ -4,19 +4,14 @@
  * `TokenAuthentication` itself lives in `lib/authentication.ts` and loads the model lazily.
  */
 import path from 'node:path';
-import type { AppConfig } from '../../lib/core/apps';
-import type { CommandClass, ModelClass } from '../../lib/core/apps';
+import type { AppConfig, CommandClass } from '../../lib/core/apps';
 
 const authtoken: AppConfig = {
   label: 'authtoken',
   verboseName: 'Auth Token',
   migrationsDir: path.join(__dirname, 'migrations'),
-  models: (): ModelClass[] => {
-    // Loaded on demand: importing the model pulls in the database layer.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Token } = require('./models') as typeof import('./models');
-    return [Token];
-  },
+  // Loaded when the models are first needed: importing them pulls in the database layer.
+  models: './models',
   commands: (): Record<string, CommandClass> => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const command = require('./commands/drf_create_token') as typeof import('./commands/drf_create_token');

@@ -3,17 +3,14 @@
  * `clearsessions` command. `SessionMiddleware` and the CSRF middleware live beside it.
  */
 import path from 'node:path';
-import type { AppConfig, CommandClass, ModelClass } from '../../lib/core/apps';
+import type { AppConfig, CommandClass } from '../../lib/core/apps';
 
 const sessions: AppConfig = {
   label: 'sessions',
   verboseName: 'Sessions',
   migrationsDir: path.join(__dirname, 'migrations'),
-  models: (): ModelClass[] => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Session } = require('./models') as typeof import('./models');
-    return [Session];
-  },
+  // Loaded when the models are first needed: importing them pulls in the database layer.
+  models: './models',
   commands: (): Record<string, CommandClass> => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const clearsessions = require('./commands/clearsessions') as typeof import('./commands/clearsessions');

@@ -158,9 +158,18 @@ function isModelClass(value: unknown): value is ModelClass {
   return typeof value === 'function' && typeof (value as { getAttributes?: unknown }).getAttributes === 'function';
 }
 
-/** The model classes a module exports (its default export and named exports, once each). */
+/** True for a join-table model bound through its relations (`static autoCreated = true`). */
+function isAutoCreated(model: ModelClass): boolean {
+  return 'autoCreated' in model && model.autoCreated === true;
+}
+
+/**
+ * The model classes a module exports (its default export and named exports, once each), in
+ * export order. Auto-created join-table models are left out, as Django's `get_models()` leaves
+ * them out: they are bound through the relations that name them.
+ */
 function modelsOfModule(mod: Record<string, unknown>): ModelClass[] {
-  return [...new Set(Object.values(mod).filter(isModelClass))];
+  return [...new Set(Object.values(mod).filter(isModelClass))].filter((model) => !isAutoCreated(model));
 }
 
 /**

@@ -116,7 +116,7 @@ registry('INSTALLED_APPS in either spelling: canonical names, isInstalled answer
   });
 });
 
-registry('models as a module path, a function returning the module, or the classes', () => {
+registry('models as a module path, a function returning the module, or the classes; auto-created join models left out', () => {
   const apps = new Apps();
   const base = 'spec.core.fixtures.appModels';
   using([`${base}.byPath`, `${base}.byFunction`, `${base}.byClasses`], () => {
@@ -124,6 +124,11 @@ registry('models as a module path, a function returning the module, or the class
     assert.equal(appModels(apps.getAppConfig('byfunction')), [Shelf, Label]);
     assert.equal(appModels(apps.getAppConfig('byclasses')), [Label]);
     assert.equal(apps.getModels(), [Shelf, Label, Shelf, Label, Label]);
+  });
+  // The contrib apps declare `models: './models'` too: the same classes, in the same order, as
+  // their former explicit lists (auth's join tables GroupPermission/UserGroup/UserPermission out).
+  using(['api_framework.contrib.auth', 'api_framework.contrib.sessions', 'api_framework.contrib.authtoken'], () => {
+    assert.equal(apps.getModels().map((model) => model.name), ['ContentType', 'Permission', 'Group', 'User', 'Session', 'Token']);
   });
 });
 
