@@ -12,8 +12,14 @@ interface AssociationWithOptions {
   options?: { onDelete?: string; reverseOf?: { options?: { onDelete?: string } } };
 }
 
+/** An association as Sequelize builds it: its options carry `onDelete` (and ours `reverseOf`). */
+function isAssociationWithOptions(value: unknown): value is AssociationWithOptions {
+  return typeof value === 'object' && value !== null && (!('options' in value) || typeof value.options === 'object');
+}
+
 function onDeleteOf(model: ModelCtor, relation: RelationInfo): string {
-  const association = model.associations[relation.name] as unknown as AssociationWithOptions | undefined;
+  const found: unknown = model.associations[relation.name];
+  const association = isAssociationWithOptions(found) ? found : undefined;
   const options = association?.options;
   return String(options?.reverseOf?.options?.onDelete ?? options?.onDelete ?? '').toUpperCase();
 }

@@ -291,10 +291,17 @@ function buildRelationInfo(model: ModelCtor, association: RawAssociation, attrib
   };
 }
 
+/** An association as this module reads it (`associationType` and `as` checked at run time). */
+function isRawAssociation(value: object): value is RawAssociation {
+  return 'associationType' in value && typeof value.associationType === 'string' && 'as' in value && typeof value.as === 'string';
+}
+
 /** The model's Sequelize associations, read through the fields this module uses. */
 function associationsOf(model: ModelCtor): RawAssociation[] {
   // Sequelize's `Association` types do not declare `options`' extras (relatedName, reverseOf) nor `through.model`.
-  return Object.values(model.associations) as unknown as RawAssociation[];
+  const associations: RawAssociation[] = [];
+  for (const association of Object.values(model.associations)) if (isRawAssociation(association)) associations.push(association);
+  return associations;
 }
 
 const cache = new WeakMap<object, { generation: number; info: ModelInfo }>();

@@ -10,7 +10,7 @@ import { bindParameter } from './lookups';
 
 function attach(instance: Model, name: string, value: unknown): void {
   (instance.dataValues as Record<string, unknown>)[name] = value;
-  (instance as unknown as Record<string, unknown>)[name] = value;
+  Reflect.set(instance, name, value);
 }
 
 function distinctValues(values: unknown[]): unknown[] {
@@ -66,7 +66,7 @@ async function prefetchOne(instances: Model[], model: ModelCtor, relation: Relat
       lists.set(key, [...(lists.get(key) ?? []), row]);
     }
     delete (row.dataValues as Record<string, unknown>)[reverse.name];
-    delete (row as unknown as Record<string, unknown>)[reverse.name];
+    Reflect.deleteProperty(row, reverse.name);
   }
   for (const instance of instances) attach(instance, relation.name, lists.get(String(instance.get(sourcePk))) ?? []);
   return related;

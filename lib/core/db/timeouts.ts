@@ -40,6 +40,11 @@ interface DriverConnection {
   destroy(): void;
 }
 
+/** True for a raw mysql2 connection (what the MySQL pool hands out). */
+function isDriverConnection(value: object): value is DriverConnection {
+  return 'query' in value && typeof value.query === 'function' && 'execute' in value && typeof value.execute === 'function';
+}
+
 /** Wrap `method` of a raw mysql2 connection: its callback is called with a timeout error past the bound. */
 function bound(connection: DriverConnection, method: 'query' | 'execute'): void {
   const original = connection[method];
@@ -73,12 +78,12 @@ function bound(connection: DriverConnection, method: 'query' | 'execute'): void 
 
 /** Bound every statement of the MySQL connections `sequelize`'s pool hands out. */
 export function applyQueryTimeouts(sequelize: Sequelize): void {
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(options?: unknown): Promise<DriverConnection> } }).connectionManager;
+  const manager = sequelize.connectionManager;
   const original = manager.getConnection.bind(manager);
   const wrapped = new WeakSet<DriverConnection>();
-  manager.getConnection = async (options?: unknown): Promise<DriverConnection> => {
+  manager.getConnection = async (options) => {
     const connection = await original(options);
-    if (!wrapped.has(connection)) {
+    if (isDriverConnection(connection) && !wrapped.has(connection)) {
       wrapped.add(connection);
       bound(connection, 'query');
       bound(connection, 'execute');
@@ -93,11 +98,16 @@ export function applyQueryTimeouts(sequelize: Sequelize): void {
  * is up.
  */
 export function watchDatabaseRecovery(sequelize: Sequelize): void {
-  const target = sequelize as unknown as { query: (...args: unknown[]) => Promise<unknown> };
-  const query = target.query.bind(sequelize);
-  target.query = (...args: unknown[]): Promise<unknown> => {
-    const result = query(...args);
-    if (isUnavailable('database')) result.then(() => reportRecovery('database'), () => undefined);
-    return result;
-  };
+  const query = sequelize.query;
+  // Replaced as an own property: Sequelize's overloads of query() are one function at run time.
+  Object.defineProperty(sequelize, 'query', {
+    configurable: true,
+    enumerable: true,
+    writable: true,
+    value(...args: Parameters<Sequelize['query']>): Promise<unknown> {
+      const result = query.apply(sequelize, args);
+      if (isUnavailable('database')) result.then(() => reportRecovery('database'), () => undefined);
+      return result;
+    },
+  });
 }

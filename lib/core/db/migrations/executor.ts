@@ -90,6 +90,11 @@ interface SqliteHandle {
   run(sql: string, callback: (error: Error | null) => void): void;
 }
 
+/** True for a raw sqlite3 `Database` (what the SQLite connection manager hands out). */
+function isSqliteHandle(value: object): value is SqliteHandle {
+  return 'run' in value && typeof value.run === 'function';
+}
+
 function runOn(handle: SqliteHandle, sql: string): Promise<void> {
   return new Promise((resolve, reject) => handle.run(sql, (error) => (error ? reject(error) : resolve())));
 }
@@ -100,12 +105,12 @@ function runOn(handle: SqliteHandle, sql: string): Promise<void> {
  * does; enforcement is back on afterwards.
  */
 async function withSqliteForeignKeysOff<T>(sequelize: Sequelize, fn: () => Promise<T>): Promise<T> {
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(options?: unknown): Promise<SqliteHandle> } }).connectionManager;
+  const manager = sequelize.connectionManager;
   const original = manager.getConnection;
   const touched = new Set<SqliteHandle>();
-  manager.getConnection = async (options?: unknown): Promise<SqliteHandle> => {
+  manager.getConnection = async (options) => {
     const handle = await original.call(manager, options);
-    if (!touched.has(handle)) {
+    if (isSqliteHandle(handle) && !touched.has(handle)) {
       touched.add(handle);
       await runOn(handle, 'PRAGMA foreign_keys = OFF');
     }

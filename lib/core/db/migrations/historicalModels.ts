@@ -90,7 +90,7 @@ export function buildHistoricalApps(sequelize: Sequelize, state: ProjectState): 
       return found;
     },
     release(): void {
-      const manager = (sequelize as unknown as { modelManager: { removeModel(model: unknown): void } }).modelManager;
+      const manager = sequelize.modelManager;
       for (const model of defined.values()) manager.removeModel(model);
       defined.clear();
     },
