@@ -49,7 +49,7 @@ export function checkModelSerializers(): CheckMessage[] {
     const serializer = declaredSerializer(cls);
     if (typeof serializer !== 'function' || seen.has(serializer) || !(serializer.prototype instanceof ModelSerializer)) continue;
     seen.add(serializer);
-    const meta = (serializer as unknown as { Meta?: { model?: unknown } }).Meta;
+    const meta: unknown = 'Meta' in serializer ? serializer.Meta : undefined;
     if (!meta) {
       messages.push(
         new CheckError(`Class ${serializer.name} missing "Meta" attribute`, {
@@ -58,7 +58,7 @@ export function checkModelSerializers(): CheckMessage[] {
           hint: `Declare the model: static Meta = { model: MyModel, fields: [...] } (used by the view ${cls.name}).`,
         }),
       );
-    } else if (!meta.model) {
+    } else if (typeof meta !== 'object' || !('model' in meta) || !meta.model) {
       messages.push(
         new CheckError(`Class ${serializer.name} missing "Meta.model" attribute`, {
           id: 'api_framework.E002',

@@ -43,6 +43,11 @@ interface SerializerView {
   getObject?(): unknown;
 }
 
+/** True for a view with a `getSerializer()` (the generic views): its actions can be described. */
+function isSerializerView(view: APIView): view is APIView & SerializerView {
+  return 'getSerializer' in view && typeof view.getSerializer === 'function';
+}
+
 /** Field type labels by field class name; the nearest ancestor in the table wins. */
 export const LABEL_LOOKUP: Readonly<Record<string, string>> = {
   Field: 'field',
@@ -119,7 +124,7 @@ export class SimpleMetadata extends BaseMetadata {
       renders: view.getRenderers().map((renderer) => renderer.mediaType),
       parses: view.getParsers().map((parser) => parser.mediaType),
     };
-    if (typeof (view as unknown as Partial<SerializerView>).getSerializer === 'function') {
+    if (isSerializerView(view)) {
       const actions = await this.determineActions(request, view);
       if (Object.keys(actions).length > 0) metadata.actions = actions;
     }
@@ -129,7 +134,8 @@ export class SimpleMetadata extends BaseMetadata {
   /** For generic views, describe the fields of POST and PUT the user is allowed to use. */
   async determineActions(request: Request, view: APIView): Promise<Record<string, unknown>> {
     const actions: Record<string, unknown> = {};
-    const serializerView = view as unknown as SerializerView;
+    if (!isSerializerView(view)) return actions;
+    const serializerView = view;
     const allowed = view.allowedMethods;
     for (const method of ['POST', 'PUT']) {
       if (!allowed.includes(method)) continue;

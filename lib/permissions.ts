@@ -217,6 +217,11 @@ function expandPerms(templates: readonly string[], model: ModelLike): string[] {
  * POST needs `add`, PUT and PATCH need `change`, DELETE needs `delete`. Override `permsMap`
  * to require permissions for reads, too.
  */
+/** True for a view that has a queryset or a `getQueryset()` (generic views). */
+function isQuerysetView(view: object): view is QuerysetView {
+  return 'getQueryset' in view || 'queryset' in view;
+}
+
 export class DjangoModelPermissions extends BasePermission {
   /** Required permissions per method; a method missing here is answered with 405. */
   permsMap: PermsMap = MODEL_PERMS_MAP;
@@ -232,7 +237,7 @@ export class DjangoModelPermissions extends BasePermission {
 
   /** The view's queryset, through `getQueryset()` when the view has one. */
   protected async querysetOf(view: APIView): Promise<QuerysetLike> {
-    const candidate = view as unknown as QuerysetView;
+    const candidate: QuerysetView = isQuerysetView(view) ? view : {};
     const name = this.constructor.name;
     if (typeof candidate.getQueryset !== 'function' && (candidate.queryset === undefined || candidate.queryset === null)) {
       throw new Error(`Cannot apply ${name} on a view that does not set \`.queryset\` or have a \`.getQueryset()\` method.`);
@@ -251,7 +256,7 @@ export class DjangoModelPermissions extends BasePermission {
     const user = request.user;
     if (!user || (!user.isAuthenticated && this.authenticatedUsersOnly)) return false;
     // The API root of DefaultRouter has no queryset; it opts out of model permissions.
-    if ((view as unknown as QuerysetView).ignoreModelPermissions) return true;
+    if ('ignoreModelPermissions' in view && view.ignoreModelPermissions) return true;
     const queryset = await this.querysetOf(view);
     const perms = this.getRequiredPermissions(request.method, queryset.model);
     return user.hasPerms(perms);

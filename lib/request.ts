@@ -238,7 +238,7 @@ export class Request {
 
   /** The session set by the session middleware, if any. */
   get session(): unknown {
-    return (this.httpRequest as unknown as { session?: unknown }).session;
+    return Reflect.get(this.httpRequest, 'session');
   }
 
   /** `'https'` or `'http'`. */

@@ -299,7 +299,7 @@ export class ScopedRateThrottle extends SimpleRateThrottle {
 
   override async allowRequest(request: Request, view: APIView): Promise<boolean> {
     // The rate depends on the view, so it is resolved here rather than once per instance.
-    const scope = (view as unknown as Record<string, unknown>)[this.scopeAttr];
+    const scope: unknown = Reflect.get(view, this.scopeAttr);
     if (typeof scope !== 'string' || !scope) return true;
     this.scope = scope;
     this.rate = this.getRate();

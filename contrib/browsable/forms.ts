@@ -67,9 +67,13 @@ interface Control {
   errors: unknown;
 }
 
+/** True for a field that lists its choices (choice and relational fields). */
+function hasOptions(field: Field): field is Field & { iterOptions(): SelectOption[] | Promise<SelectOption[]> } {
+  return 'iterOptions' in field && typeof field.iterOptions === 'function';
+}
+
 async function selectOptions(field: Field): Promise<SelectOption[]> {
-  const candidate = field as unknown as { iterOptions?: () => SelectOption[] | Promise<SelectOption[]> };
-  return typeof candidate.iterOptions === 'function' ? await candidate.iterOptions() : [];
+  return hasOptions(field) ? await field.iterOptions() : [];
 }
 
 function renderOptions(options: SelectOption[], selected: Set<string>): string {

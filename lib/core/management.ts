@@ -279,6 +279,20 @@ function loadCommandModule(file: string): CommandConstructor {
   return cls;
 }
 
+/**
+ * True for a command class: a class whose instances have `handle()` (a `BaseCommand`
+ * subclass, compared by shape so that a second copy of the framework's module still counts).
+ */
+function isCommandConstructor(value: unknown): value is CommandConstructor {
+  return typeof value === 'function' && typeof Reflect.get(value.prototype ?? {}, 'handle') === 'function';
+}
+
+/** An app's command class, checked. */
+function commandClass(cls: unknown, name: string): CommandConstructor {
+  if (!isCommandConstructor(cls)) throw new Error(`The command '${name}' is not a command class (a BaseCommand subclass with handle()).`);
+  return cls;
+}
+
 function coreCommands(): Map<string, CommandEntry> {
   const out = new Map<string, CommandEntry>();
   let files: string[] = [];
@@ -313,7 +327,7 @@ export function getCommands(): Map<string, CommandEntry> {
   for (const config of configs) {
     if (!config.commands) continue;
     for (const [name, cls] of Object.entries(config.commands())) {
-      commands.set(name, { app: config.label, load: () => cls as unknown as CommandConstructor });
+      commands.set(name, { app: config.label, load: () => commandClass(cls, name) });
     }
   }
   return commands;

@@ -10,12 +10,12 @@ import { getSequelize, getVendor } from '../db/connection';
 import { atomic } from '../db/transaction';
 import { readLine } from '../readLine';
 import { getFieldInfo } from '../db/fieldInfo';
-import type { ModelCtor } from 'sequelize-typescript';
+import { modelClasses } from '../db/modelClass';
 
 /** The tables of the installed models and of their many-to-many links. */
 export function flushTables(): string[] {
   const tables = new Set<string>();
-  for (const model of apps.getModels() as unknown as ModelCtor[]) {
+  for (const model of modelClasses(apps.getModels())) {
     tables.add(String(model.getTableName()));
     for (const relation of getFieldInfo(model).relations) if (relation.through) tables.add(String(relation.through.getTableName()));
   }

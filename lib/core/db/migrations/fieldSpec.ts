@@ -139,13 +139,8 @@ function jsonValue(spec: FieldSpec): unknown {
 
 /** A canonical copy: keys sorted, options equal to their defaults removed (for comparisons). */
 export function normalizeSpec(spec: FieldSpec): FieldSpec {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(spec).sort()) {
-    const value = (spec as unknown as Record<string, unknown>)[key];
-    if (value === undefined || value === false) continue;
-    out[key] = value;
-  }
-  return out as unknown as FieldSpec;
+  const entries = Object.entries(spec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== false)) as FieldSpec;
 }
 
 /** True when two specs describe the same field (ignoring key order and false/undefined options). */
