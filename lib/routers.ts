@@ -39,9 +39,17 @@ export interface DynamicRoute {
 
 /** A viewset class as routers see it. */
 export interface RoutableViewSet {
+  /** A probe instance: routers read its `queryset` and lookup attributes. */
+  new (): object;
   readonly name: string;
   readonly prototype: object;
   asView(actions: Record<string, string>, initkwargs?: Record<string, unknown>): ViewFunction;
+}
+
+/** A string attribute of a viewset instance, or undefined when it is not a string. */
+function stringAttribute(probe: object, name: string): string | undefined {
+  const value: unknown = Reflect.get(probe, name);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** One registration: `register(prefix, viewset, { basename })`. */
@@ -149,7 +157,8 @@ export class SimpleRouter extends BaseRouter {
 
   /** The basename from the viewset's queryset model (`Snippet` -> `snippet`). */
   getDefaultBasename(viewset: RoutableViewSet): string {
-    const queryset = new (viewset as unknown as new () => { queryset?: unknown })().queryset;
+    const probe = new viewset();
+    const queryset: unknown = 'queryset' in probe ? probe.queryset : undefined;
     const model = (queryset as { model?: { name?: string } } | null | undefined)?.model;
     if (!queryset || !model?.name) {
       throw new ImproperlyConfigured(
@@ -209,10 +218,10 @@ export class SimpleRouter extends BaseRouter {
    * regex stops at `/` and `.`, so format suffixes (`.json`) still work.
    */
   getLookupRegex(viewset: RoutableViewSet, lookupPrefix = ''): string {
-    const probe = new (viewset as unknown as new () => { lookupField?: string; lookupUrlKwarg?: string | null; lookupValueRegex?: string })();
-    const lookupField = probe.lookupField ?? 'pk';
-    const lookupUrlKwarg = probe.lookupUrlKwarg || lookupField;
-    const lookupValue = probe.lookupValueRegex ?? '[^/.]+';
+    const probe = new viewset();
+    const lookupField = stringAttribute(probe, 'lookupField') ?? 'pk';
+    const lookupUrlKwarg = stringAttribute(probe, 'lookupUrlKwarg') || lookupField;
+    const lookupValue = stringAttribute(probe, 'lookupValueRegex') ?? '[^/.]+';
     return `(?P<${lookupPrefix}${lookupUrlKwarg}>${lookupValue})`;
   }
 

@@ -633,10 +633,8 @@ export function transactionalSuite<S extends TestSuite>(testSuite: S): S {
         await fn(context);
       });
     };
-  const wrapped = ((name: string, fn: TestCallback<unknown>) => testSuite(name, wrap(fn))) as unknown as S;
-  for (const key of Object.keys(testSuite)) {
-    (wrapped as unknown as Record<string, unknown>)[key] = (testSuite as unknown as Record<string, unknown>)[key];
-  }
+  // The suite's own properties (before, after, run, ...) are copied onto the wrapper.
+  const wrapped: S = Object.assign((name: string, fn: TestCallback<unknown>) => testSuite(name, wrap(fn)), testSuite);
   wrapped.only = (name: string, fn: TestCallback<unknown>) => testSuite.only(name, wrap(fn));
   wrapped.skip = (name?: string, fn?: TestCallback<unknown>) => testSuite.skip(name, fn && wrap(fn));
   return wrapped;

@@ -5,6 +5,7 @@
  */
 import { apps } from '../../lib/core/apps';
 import type { ModelMeta } from '../../lib/core/db';
+import { modelClasses } from '../../lib/core/db/modelClass';
 import { ContentType, Permission } from './models';
 
 /** The default permission actions. */
@@ -40,7 +41,7 @@ export function permissionsFor(model: PermissionModel): Array<[string, string]> 
 
 /** Create missing content types and permissions for every installed model. */
 export async function createPermissions(): Promise<void> {
-  const models = (apps.getModels() as unknown as PermissionModel[]).filter((m) => !m.autoCreated && m.meta?.appLabel);
+  const models: PermissionModel[] = modelClasses(apps.getModels()).filter((m) => !('autoCreated' in m && m.autoCreated) && m.meta?.appLabel);
   const existingTypes = await ContentType.objects.all().fetch();
   const byKey = new Map(existingTypes.map((ct) => [`${ct.app_label}.${ct.model}`, ct]));
   const wanted: Array<[PermissionModel, ContentType]> = [];

@@ -51,6 +51,7 @@ import type { SessionBase } from '../sessions/backends/base';
 import { AnonymousUser } from './anonymous';
 import { canonicalBackendPath, getBackendsWithPaths, type Credentials } from './backendRegistry';
 import { User } from './models';
+import { isModelClass } from '../../lib/core/db/modelClass';
 import { userLoggedIn, userLoggedOut, userLoginFailed } from './signals';
 
 export { makePassword, checkPassword, identifyHasher, isPasswordUsable, getHasher, getHashers } from './hashers';
@@ -213,6 +214,14 @@ export async function updateSessionAuthHash(request: HttpRequest, user: AuthUser
   if (request.user && String(request.user.pk) === String(user.pk)) session.set(HASH_SESSION_KEY, sessionHashOf(user));
 }
 
+/**
+ * True for a user model: a model class whose users check passwords (`User`, or a project's
+ * model standing in for it through AUTH_USER_MODEL).
+ */
+function isUserModel(model: unknown): model is typeof User {
+  return isModelClass(model) && (model === User || typeof Reflect.get(model.prototype, 'checkPassword') === 'function');
+}
+
 /** The user model named by `AUTH_USER_MODEL` (`auth.User` by default). */
 export function getUserModel(): typeof User {
   const name = settings.AUTH_USER_MODEL;
@@ -223,8 +232,7 @@ export function getUserModel(): typeof User {
   const appLabel = name.slice(0, dot);
   const modelName = name.slice(dot + 1).toLowerCase();
   for (const model of apps.getModels()) {
-    const meta = (model as unknown as { meta?: { appLabel?: string } }).meta;
-    if (meta?.appLabel === appLabel && model.name.toLowerCase() === modelName) return model as unknown as typeof User;
+    if (isUserModel(model) && model.meta.appLabel === appLabel && model.name.toLowerCase() === modelName) return model;
   }
   throw new ImproperlyConfigured(`AUTH_USER_MODEL refers to model '${name}' that has not been installed`);
 }

@@ -22,7 +22,7 @@ import { apiSettings } from '../settings';
 import { APIView } from '../views';
 import { NamespaceVersioning } from '../versioning';
 import { AutoSchema } from './autoSchema';
-import { schemaFor, type InspectedView } from './inspector';
+import { schemaFor } from './inspector';
 import type { OpenAPIDocument, Operation, SchemaObject, SecuritySchemeObject } from './types';
 
 /** The OpenAPI version of generated documents. */
@@ -99,7 +99,7 @@ export class EndpointEnumerator {
     if (patterns) {
       this.patterns = patterns;
     } else if (typeof urlconf === 'string') {
-      this.patterns = (importModule(urlconf) as unknown as UrlConfModule).urlpatterns;
+      this.patterns = (importModule(urlconf) as Partial<UrlConfModule>).urlpatterns ?? [];
     } else if (urlconf) {
       this.patterns = urlconf.urlpatterns;
     } else {
@@ -355,7 +355,7 @@ export class SchemaGenerator {
     const out: ViewEndpoint[] = [];
     for (const endpoint of this.initialiseEndpoints()) {
       const view = this.createView(endpoint.callback, endpoint.method, request);
-      if (schemaFor(view as unknown as InspectedView) === null) continue;
+      if (schemaFor(view) === null) continue;
       let path = this.includeForVersion(endpoint.path, view, endpoint, version);
       if (path === null) continue;
       path = this.coercePath(path, endpoint.method, view);
@@ -375,7 +375,7 @@ export class SchemaGenerator {
     const viewEndpoints = await this.getViewEndpoints(isPublic ? null : request, version);
     const generated: GeneratedOperation[] = [];
     for (const { path, method, view, endpoint } of viewEndpoints) {
-      const inspector = schemaFor(view as unknown as InspectedView);
+      const inspector = schemaFor(view);
       if (!(inspector instanceof AutoSchema)) continue;
       inspector.pathParameterSchemas = this.coerceParameterSchemas(endpoint.parameterSchemas, path, endpoint.path);
       const operation = inspector.getOperation(path, method);

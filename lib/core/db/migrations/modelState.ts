@@ -56,6 +56,24 @@ function defaultSpec(model: string, field: FieldInfo): DefaultValue | undefined 
   }
 }
 
+/**
+ * True for a model class as the state builder reads it (a Sequelize model: `getAttributes()`,
+ * `getTableName()`; `meta`, `autoCreated` and the associations' options are read as declared).
+ */
+function isModelStatics(value: unknown): value is ModelStatics & ModelCtor {
+  return (
+    typeof value === 'function' &&
+    'getAttributes' in value && typeof value.getAttributes === 'function' &&
+    'getTableName' in value && typeof value.getTableName === 'function'
+  );
+}
+
+/** `model` as the state builder reads it; a `TypeError` for anything else. */
+function staticsOf(model: unknown): ModelStatics & ModelCtor {
+  if (!isModelStatics(model)) throw new TypeError(`${String(model)} is not a model class`);
+  return model;
+}
+
 function tableOf(model: ModelStatics): string {
   const table = model.getTableName();
   return typeof table === 'string' ? table : table.tableName;
@@ -87,9 +105,9 @@ export class ModelStateBuilder {
     for (const config of this.configs) {
       if (!config.migrationsDir) continue;
       for (const model of appModels(config)) {
-        const statics = model as unknown as ModelStatics;
+        const statics = staticsOf(model);
         if (statics.autoCreated) continue;
-        state.add(this.modelState(config.label, model as unknown as ModelCtor));
+        state.add(this.modelState(config.label, statics));
       }
     }
     return state;
@@ -97,7 +115,7 @@ export class ModelStateBuilder {
 
   /** One model as a `ModelState`. */
   modelState(app: string, model: ModelCtor): ModelState {
-    const statics = model as unknown as ModelStatics;
+    const statics = staticsOf(model);
     const info = getFieldInfo(model);
     const label = `${app}.${statics.name}`;
     const attributes = statics.getAttributes();
@@ -155,7 +173,7 @@ export class ModelStateBuilder {
   }
 
   private foreignKeySpec(label: string, model: ModelCtor, field: FieldInfo, relation: RelationInfo): FieldSpec {
-    const association = (model as unknown as ModelStatics).associations[relation.name];
+    const association = staticsOf(model).associations[relation.name];
     const spec: FieldSpec = { type: 'ForeignKey', to: this.reference(relation.target) };
     if (field.column !== `${relation.name}_id`) spec.column = field.column;
     if (field.allowNull) spec.null = true;
@@ -172,14 +190,14 @@ export class ModelStateBuilder {
 
   private manyToManySpec(model: ModelCtor, relation: RelationInfo): FieldSpec {
     const spec: FieldSpec = { type: 'ManyToManyField', to: this.reference(relation.target) };
-    const through = relation.through as unknown as ModelStatics | null;
+    const through = relation.through ? staticsOf(relation.through) : null;
     if (through && !through.autoCreated) spec.through = this.reference(through);
     else {
-      spec.dbTable = relation.throughTable ?? `${tableOf(model as unknown as ModelStatics)}_${relation.name}`;
+      spec.dbTable = relation.throughTable ?? `${tableOf(staticsOf(model))}_${relation.name}`;
       spec.columns = [relation.foreignKey, relation.otherKey ?? `${relation.target.name.toLowerCase()}_id`];
     }
     if (relation.blank) spec.blank = true;
-    const association = (model as unknown as ModelStatics).associations[relation.name];
+    const association = staticsOf(model).associations[relation.name];
     const relatedName = association?.options?.relatedName;
     if (relatedName) spec.relatedName = relatedName;
     return spec;
