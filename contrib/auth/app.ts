@@ -4,7 +4,7 @@
  * creates default permissions.
  */
 import path from 'node:path';
-import type { AppConfig, CommandClass } from '../../lib/core/apps';
+import type { AppConfig } from '../../lib/core/apps';
 
 const auth: AppConfig = {
   label: 'auth',
@@ -13,13 +13,7 @@ const auth: AppConfig = {
   // Loaded when the models are first needed (importing them pulls in the database layer);
   // the auto-created join-table models are bound through the relations that name them.
   models: './models',
-  commands: (): Record<string, CommandClass> => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const createsuperuser = require('./commands/createsuperuser') as typeof import('./commands/createsuperuser');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const changepassword = require('./commands/changepassword') as typeof import('./commands/changepassword');
-    return { createsuperuser: createsuperuser.default, changepassword: changepassword.default };
-  },
+  commands: './commands',
   ready: (): void => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { userLoggedIn } = require('./signals') as typeof import('./signals');

@@ -4,7 +4,7 @@
  * `TokenAuthentication` itself lives in `lib/authentication.ts` and loads the model lazily.
  */
 import path from 'node:path';
-import type { AppConfig, CommandClass } from '../../lib/core/apps';
+import type { AppConfig } from '../../lib/core/apps';
 
 const authtoken: AppConfig = {
   label: 'authtoken',
@@ -12,11 +12,7 @@ const authtoken: AppConfig = {
   migrationsDir: path.join(__dirname, 'migrations'),
   // Loaded when the models are first needed: importing them pulls in the database layer.
   models: './models',
-  commands: (): Record<string, CommandClass> => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const command = require('./commands/drf_create_token') as typeof import('./commands/drf_create_token');
-    return { drf_create_token: command.default };
-  },
+  commands: './commands',
 };
 
 export default authtoken;

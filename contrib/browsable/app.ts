@@ -5,18 +5,12 @@
  * renderer — it finds its own templates and the static view its own assets — but the commands
  * are available only when it is installed.
  */
-import type { AppConfig, CommandClass } from '../../lib/core/apps';
+import type { AppConfig } from '../../lib/core/apps';
 
 const browsable: AppConfig = {
   label: 'api_framework',
   verboseName: 'API framework',
-  commands: (): Record<string, CommandClass> => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const command = require('./commands/generateschema') as typeof import('./commands/generateschema');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const collectstatic = require('./commands/collectstatic') as typeof import('./commands/collectstatic');
-    return { generateschema: command.default, collectstatic: collectstatic.default };
-  },
+  commands: './commands',
 };
 
 export default browsable;

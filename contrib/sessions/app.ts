@@ -3,7 +3,7 @@
  * `clearsessions` command. `SessionMiddleware` and the CSRF middleware live beside it.
  */
 import path from 'node:path';
-import type { AppConfig, CommandClass } from '../../lib/core/apps';
+import type { AppConfig } from '../../lib/core/apps';
 
 const sessions: AppConfig = {
   label: 'sessions',
@@ -11,11 +11,7 @@ const sessions: AppConfig = {
   migrationsDir: path.join(__dirname, 'migrations'),
   // Loaded when the models are first needed: importing them pulls in the database layer.
   models: './models',
-  commands: (): Record<string, CommandClass> => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const clearsessions = require('./commands/clearsessions') as typeof import('./commands/clearsessions');
-    return { clearsessions: clearsessions.default };
-  },
+  commands: './commands',
 };
 
 export default sessions;

@@ -6,7 +6,7 @@
  * An installed app is a module path in `INSTALLED_APPS` (`'api_framework.contrib.auth'`,
  * `'demo.snippets'`) whose folder has `app.ts` exporting `default` an `AppConfig`:
  * `{ label: 'auth', name?, path?, verboseName?, models?: ModelsDeclaration, migrationsDir?: string,
- *   commands?: () => Record<string, CommandClass>, ready?: () => void,
+ *   commands?: string | (() => Record<string, CommandClass>), ready?: () => void,
  *   postMigrate?: () => Promise<void> }`. The registry fills in `name` (canonical spelling) and
  * `path` (the app folder); `migrationsDir` defaults to `<path>/migrations` when that folder
  * exists. `models` is the classes, a module path relative to the app folder (`'./models'`:
@@ -55,8 +55,12 @@ export interface AppConfig {
    * when it exists (an app without one has no migrations).
    */
   migrationsDir?: string;
-  /** Management commands contributed by the app, by command name. */
-  commands?: () => Record<string, CommandClass>;
+  /**
+   * Management commands contributed by the app: a folder relative to the app's folder
+   * (`'./commands'`: every `<name>.ts` in it default-exports the command `<name>`, loaded when
+   * run, as the core commands are), or a function returning the classes by command name.
+   */
+  commands?: string | (() => Record<string, CommandClass>);
   /** Called once every app is loaded (connect signals here). */
   ready?: () => void;
   /**

@@ -1,7 +1,7 @@
 /**
  * Management commands: `manage.ts <command> [options]`. Core commands live one per file in
  * `lib/core/commands/` (default-exporting a `BaseCommand` subclass); installed apps add theirs
- * through `AppConfig.commands()`.
+ * through `AppConfig.commands` (`'./commands'`: a folder laid out the same way).
  *
  *     export default class Command extends BaseCommand {
  *       static override help = 'Say hello.';
@@ -23,7 +23,8 @@
  * - `class CommandError extends Error` -> `manage.ts` prints `CommandError: <message>` to stderr
  *   and exits 1; so do unknown commands and bad arguments (with the usage line).
  * - Commands live one per file: core ones in `lib/core/commands/<name>.ts`, app ones in
- *   `<app>/commands/<name>.ts`, registered through the app's `AppConfig.commands()`.
+ *   `<app>/commands/<name>.ts`, listed by the app's `AppConfig.commands` (`'./commands'`, or a
+ *   function returning the classes by name).
  * - A command file default-exports its class: `export default class Command extends BaseCommand`.
  *   Every `lib/core/commands/*.ts` file is a core command (found by listing the folder).
  *   Every command also accepts `--verbosity/-v N`, `--settings`, `--traceback`, `--no-color`.
@@ -293,20 +294,26 @@ function commandClass(cls: unknown, name: string): CommandConstructor {
   return cls;
 }
 
-function coreCommands(): Map<string, CommandEntry> {
-  const out = new Map<string, CommandEntry>();
+/** The commands of a folder: every `<name>.ts` (or `.js` when compiled) is the command `<name>`. */
+function commandsInFolder(folder: string, app: string, out = new Map<string, CommandEntry>()): Map<string, CommandEntry> {
   let files: string[] = [];
   try {
-    files = fs.readdirSync(CORE_COMMANDS_DIR);
+    files = fs.readdirSync(folder);
   } catch {
     return out;
   }
+  const seen = new Set<string>();
   for (const file of files.sort()) {
     const match = /^([a-z_][a-z0-9_]*)\.(ts|js)$/.exec(file);
-    if (!match || file.endsWith('.d.ts') || out.has(match[1])) continue;
-    out.set(match[1], { app: 'core', load: () => loadCommandModule(path.join(CORE_COMMANDS_DIR, file)) });
+    if (!match || file.endsWith('.d.ts') || seen.has(match[1])) continue;
+    seen.add(match[1]);
+    out.set(match[1], { app, load: () => loadCommandModule(path.join(folder, file)) });
   }
   return out;
+}
+
+function coreCommands(): Map<string, CommandEntry> {
+  return commandsInFolder(CORE_COMMANDS_DIR, 'core');
 }
 
 /**
@@ -326,6 +333,10 @@ export function getCommands(): Map<string, CommandEntry> {
   }
   for (const config of configs) {
     if (!config.commands) continue;
+    if (typeof config.commands === 'string') {
+      commandsInFolder(path.resolve(config.path ?? '.', config.commands), config.label, commands);
+      continue;
+    }
     for (const [name, cls] of Object.entries(config.commands())) {
       commands.set(name, { app: config.label, load: () => commandClass(cls, name) });
     }

@@ -65,6 +65,20 @@ management('registry :: the core commands are listed', () => {
   }
 });
 
+management("registry :: an app's commands folder ('./commands') lists each file as a command of the app", () => {
+  const installed = ['contrib.auth', 'contrib.sessions', 'contrib.authtoken', 'contrib.browsable'];
+  const commands = overrideSettings({ INSTALLED_APPS: installed }, () => getCommands());
+  const expected: Array<[string, string]> = [
+    ['createsuperuser', 'auth'], ['changepassword', 'auth'], ['clearsessions', 'sessions'],
+    ['drf_create_token', 'authtoken'], ['generateschema', 'api_framework'], ['collectstatic', 'api_framework'],
+  ];
+  for (const [name, app] of expected) {
+    assert.is(commands.get(name)?.app, app, name);
+    const cls = commands.get(name)!.load();
+    assert.ok(cls.prototype instanceof BaseCommand, name);
+  }
+});
+
 management('callCommand :: help lists commands grouped by app', async () => {
   const result = await callCommand('help');
   assert.is(result.exitCode, 0);
