@@ -27,6 +27,17 @@ export interface FilterableQuerySet extends GenericQuerySet<unknown> {
   none?(): FilterableQuerySet;
 }
 
+/** True for a queryset that can drop repeated rows (`QuerySet.distinct()` keeps its type). */
+function isDistinctable<QS extends GenericQuerySet<unknown>>(queryset: QS): queryset is QS & { distinct(): QS } {
+  return 'distinct' in queryset && typeof queryset.distinct === 'function';
+}
+
+/** `queryset.distinct()`: the rows a to-many lookup may repeat, once each. */
+function distinct<QS extends GenericQuerySet<unknown>>(queryset: QS): QS {
+  if (!isDistinctable(queryset)) throw new TypeError(`${queryset.model.name} querysets cannot be made distinct (no distinct())`);
+  return queryset.distinct();
+}
+
 /** The view as filter backends see it: the attributes they read, all optional. */
 export interface FilterView {
   searchFields?: readonly string[] | null;
@@ -180,7 +191,7 @@ export class SearchFilter extends BaseFilterBackend {
     let result = queryset.filter(Q.and(...conditions)) as QS;
     if (this.mustCallDistinct(queryset, searchFields)) {
       // Searching across a to-many relation can repeat rows; only then pay for DISTINCT.
-      result = (result as unknown as FilterableQuerySet).distinct() as unknown as QS;
+      result = distinct(result);
     }
     return result;
   }
@@ -553,7 +564,7 @@ export class FieldFilterBackend extends BaseFilterBackend {
     if (Object.keys(errors).length) throw new ValidationError(errors);
     if (!Object.keys(lookups).length) return queryset;
     const result = queryset.filter(lookups) as QS;
-    return throughMany ? ((result as unknown as FilterableQuerySet).distinct() as unknown as QS) : result;
+    return throughMany ? distinct(result) : result;
   }
 
   override getSchemaFields(view?: unknown): SchemaField[] {
