@@ -41,6 +41,17 @@ test('search :: every term must match some field; prefixes', async () => {
   assert.equal(await ids(f.filterQueryset(await req('/'), GNote.objects.orderBy('id'), view)), [1, 2, 3]);
 });
 
+test('search :: across a to-many relation (the distinct() path) each row comes back once', async () => {
+  const f = new SearchFilter();
+  const owners = async (url: string): Promise<string[]> => {
+    const rows = await f.filterQueryset(await req(url), GOwner.objects.orderBy('id'), { searchFields: ['notes__title'] }).fetch();
+    return rows.map((row) => row.username);
+  };
+  // bob has two notes matching "e"; he is listed once.
+  assert.equal(await owners('/?search=e'), ['ann', 'bob']);
+  assert.equal(await owners('/?search=peace'), ['bob']);
+});
+
 test('search :: $ prefix is a case-insensitive regex (MySQL) or a configuration error (SQLite)', async () => {
   const f = new SearchFilter();
   class RegexView { searchFields = ['$title']; }
