@@ -115,7 +115,7 @@ test('viewsets :: asView checks and action binding', async () => {
   assert.is((res.data as unknown[]).length, 3);
   // Names every object has are no attributes of the view set (as for plain views).
   // @ts-expect-error `toString` is no view attribute
-  assert.throws(() => NoteViewSet.asView({ get: 'list' }, { toString: () => 'x' }), /NoteViewSet\(\) received an invalid keyword 'toString'/);
+  assert.throws(() => NoteViewSet.asView({ get: 'list' }, { toString: () => 'x' }), /NoteViewSet\.asView\(\) received an invalid option 'toString'/);
   // The attributes views declare without a value are initkwargs too.
   assert.type(NoteViewSet.asView({ get: 'list' }, { lookupValueRegex: '[0-9]+', searchFields: ['title'], throttleScope: 'notes' }), 'function');
 });
