@@ -9,39 +9,14 @@
  * Needs `/usr/bin/chromium`; without it (or with `SKIP_BROWSER_TESTS=1`) the suite prints a
  * note and skips, as the browsable API's browser test does.
  */
-import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
-import { PASSWORD, startDemoServer, type DemoServer } from '../e2e/demoServer';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skipped = process.env.SKIP_BROWSER_TESTS === '1';
-const available = !skipped && fs.existsSync(CHROMIUM);
+import type { Page } from 'playwright-core';
+import { PASSWORD } from '../e2e/demoServer';
+import { BrowserSession } from './browserSession';
 
 const test = suite('browser: API docs page');
-
-let server: DemoServer | null = null;
-let browser: Browser | null = null;
-const foreign: string[] = [];
-/** Content-Security-Policy violations Chromium reported (the page sends a strict policy). */
-const violations: string[] = [];
-
-async function newPage(): Promise<Page> {
-  assert.ok(browser && server);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const origin = server.origin;
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('about:') && !url.startsWith('blob:')) foreign.push(url);
-  });
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
-  });
-  return page;
-}
+const session = new BrowserSession();
 
 /** Expand `operationId` (tag `tag`), try it out with `body`, execute; the live response's status and body. */
 async function tryCreateSnippet(page: Page, body: Record<string, unknown>): Promise<{ status: string; text: string }> {
@@ -58,31 +33,13 @@ async function tryCreateSnippet(page: Page, body: Record<string, unknown>): Prom
   };
 }
 
-if (skipped) {
-  console.log('\n  [skip] SKIP_BROWSER_TESTS=1: the browser test of the API docs page did not run.\n');
-} else if (!available) {
-  console.log(`\n  [skip] ${CHROMIUM} not found: the browser test of the API docs page did not run (CI installs chromium).\n`);
-} else {
-  test.before(async () => {
-    const { chromium } = await import('playwright-core');
-    server = await startDemoServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-  });
-
-  test.after(async () => {
-    await browser?.close();
-    browser = null;
-    await server?.stop();
-    server = null;
-  });
+if (BrowserSession.available('browser :: API docs page', 'the browser test of the API docs page')) {
+  test.before(() => session.start());
+  test.after(() => session.stop());
 
   test('docs :: the page lists the snippet operations, every asset from the demo server', async () => {
-    const page = await newPage();
-    await page.goto(`${server!.origin}/schema/docs/`);
+    const page = await session.newPage({ timeout: 20_000, allowedPrefixes: ['data:', 'about:', 'blob:'] });
+    await page.goto(`${session.origin}/schema/docs/`);
     await page.locator('#operations-snippets-listSnippets').waitFor();
     assert.match(await page.locator('.info .title').textContent() ?? '', /api_framework demo/);
     for (const [id, method, path] of [
@@ -101,13 +58,13 @@ if (skipped) {
     }
     assert.is(await page.locator('a.login-link').count(), 1);
     await page.context().close();
-    assert.equal(foreign, [], 'no request went to another host');
-    assert.equal(violations, [], 'no Content-Security-Policy violation');
+    assert.equal(session.foreign, [], 'no request went to another host');
+    assert.equal(session.violations, [], 'no Content-Security-Policy violation');
   });
 
   test('docs :: try it out with a session login (the CSRF header from the csrftoken cookie)', async () => {
-    const page = await newPage();
-    const origin = server!.origin;
+    const page = await session.newPage({ timeout: 20_000, allowedPrefixes: ['data:', 'about:', 'blob:'] });
+    const origin = session.origin;
     await page.goto(`${origin}/schema/docs/`);
     await Promise.all([page.waitForNavigation(), page.click('a.login-link')]);
     await page.fill('#id_username', 'alice');
@@ -119,32 +76,32 @@ if (skipped) {
     const { status, text } = await tryCreateSnippet(page, { title: 'from the docs page', code: 'print(1)' });
     assert.is(status, '201', text);
     assert.match(text, /"owner": "alice"/);
-    const listed = await server!.call('GET', '/snippets/');
+    const listed = await session.server!.call('GET', '/snippets/');
     assert.ok((listed.json() as Array<{ title: string }>).some((snippet) => snippet.title === 'from the docs page'));
     await page.context().close();
   });
 
   test('docs :: try it out with Authorization: Token, entered in the Authorize dialog', async () => {
-    const page = await newPage();
-    await page.goto(`${server!.origin}/schema/docs/`);
+    const page = await session.newPage({ timeout: 20_000, allowedPrefixes: ['data:', 'about:', 'blob:'] });
+    await page.goto(`${session.origin}/schema/docs/`);
     await page.locator('#operations-snippets-createSnippet').waitFor();
     // Anonymous first: refused.
     const refused = await tryCreateSnippet(page, { code: 'print(2)' });
     assert.is(refused.status, '403', refused.text);
     // A fresh load (deep links would keep the operation open): authorize, then try again.
-    await page.goto(`${server!.origin}/schema/docs/`);
+    await page.goto(`${session.origin}/schema/docs/`);
     await page.locator('#operations-snippets-createSnippet').waitFor();
     await page.locator('.auth-wrapper button.authorize').click();
     const tokenSection = page.locator('.modal-ux .auth-container').filter({ hasText: 'tokenAuth' });
-    await tokenSection.locator('input').fill(`Token ${server!.aliceToken}`);
+    await tokenSection.locator('input').fill(`Token ${session.server!.aliceToken}`);
     await tokenSection.locator('button.authorize').click();
     await tokenSection.locator('button.btn-done').click();
     const { status, text } = await tryCreateSnippet(page, { title: 'by token', code: 'print(3)' });
     assert.is(status, '201', text);
     assert.match(text, /"owner": "alice"/);
     await page.context().close();
-    assert.equal(foreign, [], 'no request went to another host');
-    assert.equal(violations, [], 'no Content-Security-Policy violation');
+    assert.equal(session.foreign, [], 'no request went to another host');
+    assert.equal(session.violations, [], 'no Content-Security-Policy violation');
   });
 
   test.run();

@@ -10,71 +10,26 @@
  * a note and skips. `SKIP_BROWSER_TESTS=1` skips it too (`.ci/run` runs it in the SQLite pass
  * only: it does not depend on the database or cache backend).
  */
-import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
-import { PASSWORD, startDemoServer, type DemoServer } from '../e2e/demoServer';
-import { reportSkipped } from '../skip';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skipped = process.env.SKIP_BROWSER_TESTS === '1';
-const available = !skipped && fs.existsSync(CHROMIUM);
+import type { Page } from 'playwright-core';
+import { PASSWORD } from '../e2e/demoServer';
+import { BrowserSession } from './browserSession';
 
 const test = suite('browser: browsable API and admin');
-
-let server: DemoServer | null = null;
-let browser: Browser | null = null;
-const foreign: string[] = [];
-/** Content-Security-Policy violations Chromium reported (the pages send a strict policy). */
-const violations: string[] = [];
-
-async function newPage(): Promise<Page> {
-  assert.ok(browser && server);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const origin = server.origin;
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('about:')) foreign.push(url);
-  });
-  page.on('dialog', (dialog) => { void dialog.accept(); });
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
-  });
-  return page;
-}
+const session = new BrowserSession();
 
 async function submit(page: Page, selector: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.click(selector)]);
 }
 
-if (skipped) {
-  reportSkipped('browser :: browsable API', 'SKIP_BROWSER_TESTS=1, the browser test of the browsable API did not run.');
-} else if (!available) {
-  reportSkipped('browser :: browsable API', `${CHROMIUM} not found: the browser test of the browsable API did not run (CI installs chromium).`);
-} else {
-  test.before(async () => {
-    const { chromium } = await import('playwright-core');
-    server = await startDemoServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-  });
-
-  test.after(async () => {
-    await browser?.close();
-    browser = null;
-    await server?.stop();
-    server = null;
-  });
+if (BrowserSession.available('browser :: browsable API', 'the browser test of the browsable API')) {
+  test.before(() => session.start());
+  test.after(() => session.stop());
 
   test('browsable :: log in, create, list, edit, delete a snippet, log out', async () => {
-    const page = await newPage();
-    const origin = server!.origin;
+    const page = await session.newPage({ timeout: 15_000, allowedPrefixes: ['data:', 'about:'], acceptDialogs: true });
+    const origin = session.origin;
     await page.goto(`${origin}/snippets/`);
     assert.is(await page.locator('h1').textContent(), 'Snippet List');
     assert.is(await page.locator('#post-object-form').count(), 0, 'no form before logging in');
@@ -135,13 +90,13 @@ if (skipped) {
     assert.is(await page.locator('a.login-link').count(), 1);
     assert.is(await page.locator('[data-testid=username]').count(), 0);
     await page.context().close();
-    assert.equal(foreign, [], 'no request went to another host');
-    assert.equal(violations, [], 'no Content-Security-Policy violation');
+    assert.equal(session.foreign, [], 'no request went to another host');
+    assert.equal(session.violations, [], 'no Content-Security-Policy violation');
   });
 
   test('admin :: log in as staff, list users, create, edit and delete a group', async () => {
-    const page = await newPage();
-    const origin = server!.origin;
+    const page = await session.newPage({ timeout: 15_000, allowedPrefixes: ['data:', 'about:'], acceptDialogs: true });
+    const origin = session.origin;
     await page.goto(`${origin}/admin/`);
     assert.match(page.url(), /\/admin\/login\/\?next=%2Fadmin%2F$/);
     await page.fill('#id_username', 'carol');
@@ -179,8 +134,8 @@ if (skipped) {
     await submit(page, '.navbar form button[type=submit]');
     assert.match(await page.locator('main').textContent() ?? '', /Log in again/);
     await page.context().close();
-    assert.equal(foreign, [], 'no request went to another host');
-    assert.equal(violations, [], 'no Content-Security-Policy violation');
+    assert.equal(session.foreign, [], 'no request went to another host');
+    assert.equal(session.violations, [], 'no Content-Security-Policy violation');
   });
 }
 
