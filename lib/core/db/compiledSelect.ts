@@ -2,15 +2,19 @@
  * Compiled SELECTs: the statement for one QuerySet shape (model, select-related joins,
  * ordering, whether it filters) is generated once — by Sequelize's own generator, so the
  * columns, aliases and join handling match what `findAll()` reads back — and cached with its
- * validated options. Each run fills in the WHERE condition and LIMIT/OFFSET, binds the values
- * (`$n`; a prepared statement through mysql2's `execute` on MySQL) and hands the rows to
- * Sequelize's result handling, which parses the values by the columns' types and builds the
- * instances exactly as `findAll()` does. What is skipped per call is the option cloning,
- * include validation and SQL generation.
+ * validated options. Each run fills in the WHERE condition and LIMIT/OFFSET and runs the
+ * statement on the driver with its values bound (statementRunner.ts: a prepared statement on
+ * both engines, in the current transaction, routed to a replica or the primary); the rows are
+ * decoded by a decoder compiled once per shape (rowDecoder.ts: Sequelize's value parsers per
+ * column, joins nested) and built into instances by the model's `bulkBuild` exactly as
+ * `findAll()` builds them. What is skipped per call is the option cloning, include validation,
+ * SQL generation and Sequelize's per-query result handling.
  */
 import { Op, QueryTypes, Utils, literal, type FindOptions } from 'sequelize';
 import type { Model, ModelCtor } from 'sequelize-typescript';
 import { bindGeneration, ensureModel } from './connection';
+import { decodeRows, type DecodeOptions } from './rowDecoder';
+import { runStatement } from './statementRunner';
 
 /** The text Sequelize renders where the per-call WHERE condition goes. */
 const WHERE_MARKER = '__api_framework_where__';
@@ -31,7 +35,6 @@ const readers = new WeakMap<CompiledShape, ModelCtor>();
 
 /** The parts of Sequelize's `Model` static API that `findAll()` uses to prepare its options. */
 interface SequelizeModelInternals {
-  sequelize: { query(sql: string, options: Record<string, unknown>): Promise<unknown> };
   queryInterface: { queryGenerator: { selectQuery(table: unknown, options: unknown, model: unknown): string } };
   rawAttributes: Record<string, unknown>;
   primaryKeyAttribute: string;
@@ -111,7 +114,7 @@ export interface CompiledSelectRun {
 
 /** Run a compiled SELECT; returns model instances as `findAll()` would (or the reader's rows). */
 export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
-  ensureModel(model);
+  const { sequelize } = ensureModel(model);
   const filtered = run.where !== null;
   const key = `${filtered ? 'w' : '-'}${run.key}`;
   let byKey = shapes.get(model);
@@ -126,12 +129,12 @@ export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, ru
   }
   let sql = filtered ? `${compiled.head}${run.where}${compiled.tail}` : compiled.head;
   if (run.limit !== null || run.offset) sql += ` LIMIT ${run.limit ?? NO_LIMIT}${run.offset ? ` OFFSET ${run.offset}` : ''}`;
-  const internals = model as unknown as SequelizeModelInternals;
-  const options: Record<string, unknown> = run.params.length ? { ...compiled.options, bind: run.params } : { ...compiled.options };
+  let options = compiled.options as unknown as DecodeOptions;
   if (run.reader) {
     let reader = readers.get(compiled);
     if (!reader) readers.set(compiled, reader = run.reader());
-    options.model = reader;
+    options = { ...options, model: reader as unknown as DecodeOptions['model'] };
   }
-  return (await internals.sequelize.query(`${sql};`, options)) as M[];
+  const result = await runStatement(sequelize, `${sql};`, run.params, { type: 'SELECT', model, tables: options.raw ? undefined : options.tableNames });
+  return decodeRows(compiled, options, result.rows, result.tableInfo, sequelize.options.timezone) as M[];
 }

@@ -580,7 +580,8 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
         resolveLookupPath(this.modelCtor, name);
         throw new FieldError(`values() supports this model's own fields only; cannot select '${name}'.`);
       }
-      return [field.name, name];
+      // The column (a renamed attribute's `field`), answered under the name asked for.
+      return [field.column, name];
     });
     // Compiled once per shape like fetch(): raw rows, Sequelize's value parsing (what findAll({ raw: true }) answered).
     const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };

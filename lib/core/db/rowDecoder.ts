@@ -1,0 +1,218 @@
+/**
+ * Turning the driver's rows of a compiled SELECT into what `findAll()` answers, without
+ * Sequelize's per-query result handling: a decoder is compiled once per statement shape and
+ * column list, then applied per row.
+ *
+ * - Values: on SQLite, each column whose declared type (`PRAGMA table_info`, as Sequelize reads
+ *   it per query; answered from the per-connection cache) has a parser in Sequelize's SQLite
+ *   parser store (DATETIME, JSON, REAL, ...) is parsed by it — Sequelize's own parse functions,
+ *   chosen per column once instead of per value; MySQL/MariaDB values come parsed from the
+ *   driver (Sequelize's `typeCast` is set on the connection).
+ * - Nesting: `owner.username` columns become `{ owner: { username } }` as Sequelize's
+ *   `_groupJoinData` nests them (to-one joins: by a path compiled once; joins that can repeat
+ *   rows — to-many includes — go through `_groupJoinData` itself, which merges them).
+ * - Instances: the model's `bulkBuild` with the options `findAll()` passes (not new, raw,
+ *   includes attached), or the stand-in reader's `bulkBuild` (plain rows); raw queries
+ *   (`values()`) answer the rows as they are.
+ */
+import { createRequire } from 'node:module';
+
+type Row = Record<string, unknown>;
+type Parse = (value: unknown, options: { timezone: unknown }) => unknown;
+
+/** The options of a compiled SELECT the decoder reads (as `findAll()` prepared them). */
+export interface DecodeOptions {
+  model: DecodeModel;
+  raw?: boolean;
+  hasJoin?: boolean;
+  hasMultiAssociation?: boolean;
+  include?: DecodeInclude[];
+  includeNames?: unknown;
+  includeMap?: unknown;
+  attributes?: unknown;
+  originalAttributes?: unknown;
+  tableNames?: string[];
+}
+
+/** An include as `findAll()` validated it. */
+interface DecodeInclude {
+  as: string;
+  model: DecodeModel;
+  include?: DecodeInclude[];
+}
+
+/** The model statics the decoder uses. */
+interface DecodeModel {
+  getTableName(): unknown;
+  rawAttributes: Record<string, { field?: string }>;
+  bulkBuild(rows: Row[], options: Record<string, unknown>): unknown[];
+}
+
+/** A compiled decoder: per column, its parser (SQLite) and its place in the nested row. */
+interface Decoder {
+  /** The `PRAGMA table_info` answers it was built from (compared by identity). */
+  tableInfo: readonly unknown[];
+  columns: string;
+  parsers: Array<[string, (value: unknown) => unknown]>;
+  /**
+   * When rows are nested here: per column in order, the column, the path of objects it goes
+   * into (null: a root column) and its attribute name.
+   */
+  nested: Array<[string, string[] | null, string]> | null;
+}
+
+const decoders = new WeakMap<object, Decoder>();
+
+const runtimeRequire = createRequire(__filename);
+let sqliteParsers: { get(type: string): Parse | undefined } | null = null;
+
+/** Sequelize's SQLite parser store (what its SQLite `Query#applyParsers` looks types up in). */
+function parserStore(): { get(type: string): Parse | undefined } {
+  return (sqliteParsers ??= (runtimeRequire('sequelize/lib/dialects/parserStore') as (dialect: string) => { get(type: string): Parse | undefined })('sqlite'));
+}
+
+/** The parser `Query#applyParsers` would use for a column declared as `declared`. */
+function parserFor(declared: string, timezone: unknown): ((value: unknown) => unknown) | null {
+  let type = declared;
+  if (type.includes('(')) type = type.slice(0, type.indexOf('('));
+  type = type.replace('UNSIGNED', '').replace('ZEROFILL', '').trim().toUpperCase();
+  const parse = parserStore().get(type);
+  if (!parse) return null;
+  const options = { timezone };
+  return (value) => (value !== null ? parse(value, options) : value);
+}
+
+/** `as` path -> model of the includes, as Sequelize's SQLite `_collectModels` maps them. */
+function collectModels(include: DecodeInclude[] | undefined, prefix: string | null, into: Map<string, DecodeModel>): Map<string, DecodeModel> {
+  for (const entry of include ?? []) {
+    const key = prefix === null ? entry.as : `${prefix}.${entry.as}`;
+    into.set(key, entry.model);
+    collectModels(entry.include, key, into);
+  }
+  return into;
+}
+
+/** The column types of a table from its `PRAGMA table_info` rows (null: the pragma failed). */
+function columnTypes(rows: unknown): Record<string, string> {
+  const types: Record<string, string> = {};
+  if (Array.isArray(rows)) for (const row of rows as Array<{ name: string; type: string }>) types[row.name] = row.type;
+  return types;
+}
+
+function compile(options: DecodeOptions, columns: string[], tableInfo: readonly unknown[], timezone: unknown): Decoder {
+  const parsers: Decoder['parsers'] = [];
+  if (tableInfo.length) {
+    const byTable: Record<string, Record<string, string>> = {};
+    (options.tableNames ?? []).forEach((table, index) => {
+      byTable[table.replace(/`/g, '')] = columnTypes(tableInfo[index]);
+    });
+    const prefixes = collectModels(options.include, null, new Map());
+    for (const column of columns) {
+      let name = column;
+      let model: DecodeModel | undefined = options.model;
+      if (name.includes('.')) {
+        const last = name.lastIndexOf('.');
+        model = prefixes.get(name.slice(0, last));
+        name = name.slice(last + 1);
+      }
+      if (!model) continue;
+      const types = byTable[String(model.getTableName()).replace(/`/g, '')] ?? {};
+      if (!(name in types)) {
+        for (const [key, attribute] of Object.entries(model.rawAttributes)) {
+          if (name === key && attribute.field) {
+            name = attribute.field;
+            break;
+          }
+        }
+      }
+      const parse = Object.prototype.hasOwnProperty.call(types, name) ? parserFor(types[name], timezone) : null;
+      if (parse) parsers.push([column, parse]);
+    }
+  }
+  let nested: Decoder['nested'] = null;
+  if (options.hasJoin && !options.hasMultiAssociation) {
+    nested = columns.map((column) => {
+      const last = column.lastIndexOf('.');
+      return last < 0 ? [column, null, column] : [column, column.slice(0, last).split('.'), column.slice(last + 1)];
+    });
+  }
+  return { tableInfo, columns: columns.join('\u0000'), parsers, nested };
+}
+
+/** The decoder of `shape` for these rows' columns and table types (compiled on first use). */
+function decoderFor(shape: object, options: DecodeOptions, rows: Row[], tableInfo: readonly unknown[], timezone: unknown): Decoder {
+  const columns = Object.keys(rows[0]);
+  const known = decoders.get(shape);
+  if (known && known.tableInfo.length === tableInfo.length && known.tableInfo.every((info, index) => info === tableInfo[index]) && known.columns === columns.join('\u0000')) {
+    return known;
+  }
+  const decoder = compile(options, columns, tableInfo, timezone);
+  decoders.set(shape, decoder);
+  return decoder;
+}
+
+/** `{ a, 'owner.id', 'owner.name' }` -> `{ a, owner: { id, name } }`, keys in column order. */
+function nest(row: Row, steps: NonNullable<Decoder['nested']>): Row {
+  const out: Row = {};
+  for (const [column, path, name] of steps) {
+    if (path === null) {
+      out[column] = row[column];
+      continue;
+    }
+    let target = out;
+    for (const part of path) {
+      let child = target[part] as Row | undefined;
+      if (child === undefined) target[part] = child = {};
+      target = child;
+    }
+    target[name] = row[column];
+  }
+  return out;
+}
+
+/** The access to Sequelize's `_groupJoinData` (joins that can repeat rows). */
+interface GroupJoinData {
+  _groupJoinData(rows: Row[], includeOptions: Record<string, unknown>, options: { checkExisting: boolean }): Row[];
+}
+
+let abstractQuery: GroupJoinData | null = null;
+
+/**
+ * What `findAll()` answers for the driver's `rows` of a compiled SELECT: instances (or the
+ * reader's objects) built from parsed, nested rows; the rows themselves for raw queries.
+ * `shape` keys the decoder cache; `tableInfo` holds the SQLite `PRAGMA table_info` answers of
+ * `options.tableNames` (empty on MySQL).
+ */
+export function decodeRows(shape: object, options: DecodeOptions, rows: Row[], tableInfo: readonly unknown[], timezone: unknown): unknown[] {
+  if (options.raw) return rows.map((row) => ({ ...row }));
+  if (!rows.length) return [];
+  const decoder = decoderFor(shape, options, rows, tableInfo, timezone);
+  const parsers = decoder.parsers;
+  if (parsers.length) {
+    for (const row of rows) for (const [column, parse] of parsers) row[column] = parse(row[column]);
+  }
+  if (!options.hasJoin) {
+    return options.model.bulkBuild(rows, { isNewRecord: false, raw: true, attributes: options.originalAttributes || options.attributes });
+  }
+  let grouped: Row[];
+  if (decoder.nested) {
+    grouped = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) grouped[i] = nest(rows[i], decoder.nested);
+  } else {
+    abstractQuery ??= runtimeRequire('sequelize/lib/dialects/abstract/query') as GroupJoinData;
+    grouped = abstractQuery._groupJoinData(
+      rows,
+      { model: options.model, includeMap: options.includeMap, includeNames: options.includeNames },
+      { checkExisting: Boolean(options.hasMultiAssociation) },
+    );
+  }
+  return options.model.bulkBuild(grouped, {
+    isNewRecord: false,
+    include: options.include,
+    includeNames: options.includeNames,
+    includeMap: options.includeMap,
+    includeValidated: true,
+    attributes: options.originalAttributes || options.attributes,
+    raw: true,
+  });
+}

@@ -1,0 +1,290 @@
+/**
+ * The executor of the statements the framework writes itself (compiled SELECT/INSERT/UPDATE,
+ * QuerySet `update()`/`delete()`, `count()`/`exists()`): SQL with `$n` placeholders and its
+ * bound values run on the driver directly, not through `sequelize.query` — no option cloning,
+ * no per-query `new Error()` stack, no result post-processing the caller does not ask for.
+ *
+ * What `sequelize.query` guarantees is kept, the same way it does it:
+ * - the connection: the transaction's own (the explicit `transaction` option, else the CLS one
+ *   of `atomic()`; `null` means none), else one from Sequelize's connection manager — so read
+ *   replicas get the reads outside a transaction (`usePrimary()` honoured), writes go to the
+ *   primary, the pool's limits and the MySQL statement timeout (timeouts.ts) hold — released
+ *   afterwards; a finished transaction is refused with Sequelize's message;
+ * - the driver call: SQLite `all`/`run` on the node-sqlite3 handle (through its per-connection
+ *   prepared statements, sqliteStatements.ts; parameters bound by name `$n`, BigInt as text);
+ *   MySQL/MariaDB mysql2 `execute` (prepared; `query` without parameters), `$n` rewritten to `?`;
+ * - errors: mapped by the dialect's own `Query#formatError` (UniqueConstraintError,
+ *   ForeignKeyConstraintError, TimeoutError for SQLITE_BUSY, ...), a MySQL deadlock rolls the
+ *   transaction back, and Sequelize's `retry` option (by default: SQLITE_BUSY up to 5 times) applies;
+ * - logging: the `logging` function of the Sequelize options (query capture, `API_FRAMEWORK_SQL_DEBUG`)
+ *   gets `Executing (<connection>): <sql>` for every statement, as from Sequelize;
+ * - outages: the first success after a database outage reports its recovery (outage.ts).
+ */
+import type { Sequelize } from 'sequelize';
+import { Transaction } from 'sequelize';
+import { clsNamespace } from './clsNamespace';
+import { isUnavailable, reportRecovery } from '../outage';
+
+/** What a statement is, as Sequelize's query types name it (routing and driver method follow from it). */
+export type StatementType = 'SELECT' | 'INSERT' | 'UPDATE' | 'BULKUPDATE' | 'BULKDELETE';
+
+/** How to run one statement. */
+export interface StatementOptions {
+  type: StatementType;
+  /** The transaction to run in; undefined: the current `atomic()` one; null: none. */
+  transaction?: unknown;
+  /** The model (and instance) the statement is about: only for the error messages of `formatError`. */
+  model?: unknown;
+  instance?: unknown;
+  /**
+   * SQLite SELECTs: the tables whose `PRAGMA table_info` the caller parses values by (answered
+   * in `tableInfo`, from the per-connection cache, as Sequelize reads them before a SELECT).
+   */
+  tables?: readonly string[];
+}
+
+/** What the driver answered: the rows of a SELECT; the changed rows and the new row id of a write. */
+export interface StatementResult {
+  rows: Array<Record<string, unknown>>;
+  /** Rows changed (SQLite `changes`, MySQL `affectedRows`; matched rows with FOUND_ROWS). */
+  changes: number;
+  /** SQLite `lastID`, MySQL `insertId`. */
+  insertId: unknown;
+  /** SQLite: the `PRAGMA table_info` rows of `options.tables` (null where it failed); else empty. */
+  tableInfo: unknown[];
+}
+
+type DriverCallback = (this: unknown, error: (Error & Record<string, unknown>) | null, result?: unknown) => void;
+
+/** A node-sqlite3 `Database` as this module calls it. */
+interface SqliteConnection {
+  all(sql: string, params: unknown, callback: DriverCallback): unknown;
+  all(sql: string, callback: DriverCallback): unknown;
+  run(sql: string, params: unknown, callback: DriverCallback): unknown;
+  uuid?: string;
+}
+
+/** A mysql2 connection as this module calls it. */
+interface MysqlConnection {
+  execute(sql: string, params: unknown[], callback: DriverCallback): unknown;
+  query(options: { sql: string }, callback: DriverCallback): unknown;
+  uuid?: string;
+}
+
+/** The parts of Sequelize's (partly untyped) instance this module uses. */
+interface SequelizeInternals {
+  options: {
+    dialect: string;
+    logging?: unknown;
+    benchmark?: boolean;
+    retry?: { max?: number; match?: unknown[]; backoffBase?: number; backoffExponent?: number };
+  };
+  connectionManager: {
+    getConnection(options: Record<string, unknown>): Promise<unknown>;
+    releaseConnection(connection: unknown): unknown;
+  };
+  dialect: {
+    Query: {
+      new (connection: unknown, sequelize: unknown, options: Record<string, unknown>): { sql: string; formatError(error: Error, stack?: string): Error };
+      formatBindParameters(sql: string, values: unknown[], dialect: string): [string, unknown];
+    };
+  };
+}
+
+/** A transaction as Sequelize keeps it. */
+interface TransactionInternals {
+  connection: unknown;
+  finished?: string;
+  id?: string;
+  rollback(): Promise<void>;
+}
+
+const ER_DEADLOCK = 1213;
+
+/** A statement's text for the driver and, per driver placeholder, the index of its value. */
+interface DriverText {
+  sql: string;
+  order: number[];
+}
+
+const driverTexts = new Map<string, DriverText>();
+const MAX_DRIVER_TEXTS = 1024;
+
+/**
+ * The driver's text of a `$n` statement, rewritten by the dialect's own
+ * `Query.formatBindParameters` exactly as `sequelize.query` rewrites it (MySQL: `?` in value
+ * order; SQLite: `$n` kept), worked out once per text by binding the value indices.
+ */
+function driverText(sequelize: SequelizeInternals, sql: string, count: number): DriverText {
+  const key = `${count}:${sql}`;
+  let known = driverTexts.get(key);
+  if (known) return known;
+  const trimmed = sql.trim();
+  if (!count) known = { sql: trimmed, order: [] };
+  else {
+    const indices = Array.from({ length: count }, (_, index) => index);
+    const [text, order] = sequelize.dialect.Query.formatBindParameters(trimmed, indices, sequelize.options.dialect);
+    known = { sql: text, order: Array.isArray(order) ? (order as number[]) : indices };
+  }
+  if (driverTexts.size >= MAX_DRIVER_TEXTS) driverTexts.clear();
+  driverTexts.set(key, known);
+  return known;
+}
+
+/** The SQLite parameters of `$n` values: by name, BigInts as text (what Sequelize binds). */
+function sqliteParameters(params: readonly unknown[]): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    named[`$${i + 1}`] = typeof value === 'bigint' ? value.toString() : value;
+  }
+  return named;
+}
+
+/**
+ * The `PRAGMA table_info` rows of `tables` on `connection` (null for a table whose pragma
+ * failed, as Sequelize ignores it); synchronous when the per-connection cache answers them all.
+ */
+function tableInfoOf(connection: SqliteConnection, tables: readonly string[]): unknown[] | Promise<unknown[]> {
+  const answers: unknown[] = new Array<unknown>(tables.length);
+  let pending = tables.length;
+  let wake: (() => void) | null = null;
+  tables.forEach((table, index) => {
+    connection.all(`PRAGMA table_info(\`${table.replace(/`/g, '')}\`)`, (error, rows) => {
+      answers[index] = error ? null : rows;
+      pending -= 1;
+      if (!pending && wake) wake();
+    });
+  });
+  if (!pending) return answers;
+  return new Promise<unknown[]>((resolve) => {
+    wake = () => resolve(answers);
+  });
+}
+
+/** The transaction a statement runs in: the explicit one, else the CLS one (`atomic()`). */
+function transactionOf(option: unknown): TransactionInternals | null {
+  const transaction = option === undefined ? clsNamespace.get('transaction') : option;
+  return transaction instanceof Transaction ? (transaction as unknown as TransactionInternals) : null;
+}
+
+function log(sequelize: SequelizeInternals, connection: { uuid?: string }, sql: string, type: StatementType, phase: 'Executing' | 'Executed', started: number): void {
+  const logging = sequelize.options.logging;
+  if (typeof logging !== 'function') return;
+  const text = `${phase} (${connection.uuid || 'default'}): ${sql}`;
+  if (sequelize.options.benchmark) {
+    if (phase === 'Executed') (logging as (message: string, ms: number, options: object) => void)(text, Date.now() - started, { type });
+  } else if (phase === 'Executing') {
+    (logging as (message: string, options: object) => void)(text, { type });
+  }
+}
+
+/** Whether Sequelize's `retry.match` entry matches `error` (as retry-as-promised tests it). */
+function retryMatches(match: unknown, error: Error): boolean {
+  if (typeof match === 'function') {
+    try {
+      if (error instanceof (match as new () => unknown)) return true;
+    } catch {
+      // not a class
+    }
+    return Boolean((match as (error: Error) => unknown)(error));
+  }
+  if (match === error.toString() || match === error.message) return true;
+  return match instanceof RegExp && (match.test(error.message) || match.test(error.toString()));
+}
+
+/** One attempt: connection, driver call, error mapping, release. */
+async function attempt(sequelize: SequelizeInternals, sql: string, params: readonly unknown[], options: StatementOptions): Promise<StatementResult> {
+  const transaction = transactionOf(options.transaction);
+  if (transaction?.finished) {
+    const error = new Error(
+      `${transaction.finished} has been called on this transaction(${transaction.id}), you can no longer use it. (The rejected query is attached as the 'sql' property of this error)`,
+    );
+    Object.assign(error, { sql });
+    throw error;
+  }
+  const manager = sequelize.connectionManager;
+  const connection = (transaction ? transaction.connection : await manager.getConnection({ type: options.type })) as SqliteConnection & MysqlConnection;
+  const sqlite = sequelize.options.dialect === 'sqlite';
+  const text = driverText(sequelize, sql, params.length);
+  const started = Date.now();
+  log(sequelize, connection, text.sql, options.type, 'Executing', started);
+  try {
+    let tableInfo: unknown[] = [];
+    if (sqlite && options.tables?.length) {
+      const answered = tableInfoOf(connection, options.tables);
+      tableInfo = Array.isArray(answered) ? answered : await answered;
+    }
+    const result = await new Promise<StatementResult>((resolve, reject) => {
+      if (sqlite) {
+        const callback: DriverCallback = function (this: unknown, error, rows) {
+          if (error) {
+            reject(error);
+            return;
+          }
+          const statement = this as { changes?: number; lastID?: unknown } | null;
+          resolve({ rows: (rows as Array<Record<string, unknown>> | undefined) ?? [], changes: statement?.changes ?? 0, insertId: statement?.lastID, tableInfo });
+        };
+        const bound = sqliteParameters(params);
+        if (options.type === 'SELECT') connection.all(text.sql, bound, callback);
+        else connection.run(text.sql, bound, callback);
+        return;
+      }
+      const callback: DriverCallback = (error, data) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        if (Array.isArray(data)) resolve({ rows: data as Array<Record<string, unknown>>, changes: 0, insertId: undefined, tableInfo });
+        else {
+          const header = data as { affectedRows?: number; insertId?: unknown };
+          resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
+        }
+      };
+      if (text.order.length) connection.execute(text.sql, text.order.map((index) => params[index]), callback);
+      else connection.query({ sql: text.sql }, callback);
+    });
+    log(sequelize, connection, text.sql, options.type, 'Executed', started);
+    if (isUnavailable('database')) reportRecovery('database');
+    return result;
+  } catch (caught) {
+    log(sequelize, connection, text.sql, options.type, 'Executed', started);
+    const error = caught as Error & Record<string, unknown>;
+    if (sequelize.options.dialect !== 'sqlite' && transaction && error.errno === ER_DEADLOCK) {
+      try {
+        await transaction.rollback();
+      } catch {
+        // as Sequelize: the deadlock is what is reported
+      }
+      transaction.finished = 'rollback';
+    }
+    error.sql = text.sql;
+    if (!sqlite) error.parameters = text.order.map((index) => params[index]);
+    const query = new sequelize.dialect.Query(connection, sequelize, { type: options.type, model: options.model, instance: options.instance });
+    query.sql = text.sql;
+    throw query.formatError(error, new Error().stack);
+  } finally {
+    if (!transaction) manager.releaseConnection(connection);
+  }
+}
+
+/**
+ * Run `sql` (placeholders `$1`, `$2`, ... for `params`) on the driver, in the current
+ * transaction or on a connection routed as Sequelize routes `options.type`. Rejects with the
+ * error Sequelize's `query()` would raise for the same failure.
+ */
+export async function runStatement(sequelize: Sequelize, sql: string, params: readonly unknown[], options: StatementOptions): Promise<StatementResult> {
+  const internals = sequelize as unknown as SequelizeInternals;
+  const retry = internals.options.retry ?? {};
+  const max = retry.max ?? 0;
+  const match = retry.match ?? [];
+  for (let current = 1; ; current++) {
+    try {
+      return await attempt(internals, sql, params, options);
+    } catch (error) {
+      if (current >= max || !(error instanceof Error) || (match.length && !match.some((entry) => retryMatches(entry, error)))) throw error;
+      const delay = (retry.backoffBase ?? 100) * Math.pow(retry.backoffExponent ?? 1.1, current - 1);
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
