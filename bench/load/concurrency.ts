@@ -3,7 +3,7 @@
  * by `manage.ts serve --workers 1` over a fresh SQLite file holding 1,000 snippets; 1,000
  * keep-alive connections each ask `GET /snippets/` ROUNDS times, all at once. Prints, per cap
  * on work in flight (`SERVER_MAX_CONCURRENT_REQUESTS`), the answers (200 / 503 / errors), the
- * wall time, the worker's peak RSS (VmHWM) and whether the worker survived.
+ * wall time, the server process's peak RSS (VmHWM) and whether it survived.
  *
  * Not part of `npm run bench` (it lives in a sub-folder) nor of CI: it takes about a minute
  * and most of the machine. Run: `npx ts-node bench/load/concurrency.ts [caps...]`
@@ -25,14 +25,6 @@ const SECRET_KEY = 'bench-load-secret-key-0123456789-0123456789-0123456789-01234
 
 function manage(args: string[], env: NodeJS.ProcessEnv): string {
   return execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'manage.ts', ...args], { cwd: ROOT, env, encoding: 'utf8' });
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 /** VmHWM (peak RSS) and VmRSS of `pid` in MB, or null once it is gone. */
@@ -94,7 +86,8 @@ async function runOnce(cap: number, databaseUrl: string): Promise<void> {
     if (Date.now() > deadline || server.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const [worker] = childPids(server.pid as number);
+  // `serve --workers 1` serves in its own process (no supervisor).
+  const worker = server.pid as number;
   // Warm up (JIT, pools), then measure from here.
   for (let i = 0; i < 5; i += 1) await client(port);
   const idle = memory(worker);

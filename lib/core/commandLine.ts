@@ -70,7 +70,8 @@ export async function runCommandLine(argv: string[], options: CommandLineOptions
  * Run the command in `argv`, then the shutdown hooks (closing connections and servers), then
  * exit the process with the command's exit code; unexpected errors print their stack and exit
  * 1. `runserver` (unless `--noreload`) runs under the reloader, which watches `projectDir`;
- * `serve`'s primary supervises its workers without loading the project (`servePrimary.ts`).
+ * `serve`'s primary supervises its workers without loading the project (`servePrimary.ts`);
+ * `serve --workers 1` has none and serves in this process.
  */
 export function executeFromCommandLine(argv: string[] = process.argv.slice(2), options: CommandLineOptions = {}): void {
   if (reloaderRequested(argv)) {
@@ -78,7 +79,8 @@ export function executeFromCommandLine(argv: string[] = process.argv.slice(2), o
     return;
   }
   if (argv[0] === 'serve') {
-    // serve's primary only supervises: it loads node's cluster and nothing of the project.
+    // serve's primary (two workers or more) only supervises: it loads node's cluster and
+    // nothing of the project. `serve --workers 1` serves in this process, through management.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { runServePrimary, servePrimaryArguments } = require('./servePrimary') as typeof import('./servePrimary');
     const serve = servePrimaryArguments(argv);

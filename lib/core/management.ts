@@ -41,6 +41,7 @@ import { PassThrough } from 'node:stream';
 import cluster from 'node:cluster';
 import { apps, type AppConfig } from './apps';
 import { FRAMEWORK_PACKAGE_ROOT } from './conf';
+import { serveSupervises } from './servePrimary';
 
 /** A writable text sink (process.stdout, or a buffer in tests). */
 export interface OutputStream {
@@ -351,14 +352,15 @@ export function loadCommandClass(name: string): CommandConstructor | null {
 }
 
 /**
- * Core commands whose primary process must not load the installed apps: `serve` only
- * supervises there (its workers, forked first, load the project and may run an app's
- * override of it).
+ * Core commands whose primary process must not load the installed apps when it supervises
+ * (the command line asks for it, e.g. `serve --workers 2`): it only supervises there (its
+ * workers, forked first, load the project and may run an app's override of it).
+ * `serve --workers 1` serves in its own process, which runs an app's override as any command.
  */
-const SUPERVISING_COMMANDS = new Set(['serve']);
+const SUPERVISING_COMMANDS: ReadonlyMap<string, (argv: readonly string[]) => boolean> = new Map([['serve', serveSupervises]]);
 
-function commandClassFor(name: string): CommandConstructor | null {
-  if (SUPERVISING_COMMANDS.has(name) && cluster.isPrimary) {
+function commandClassFor(name: string, argv: readonly string[]): CommandConstructor | null {
+  if (cluster.isPrimary && SUPERVISING_COMMANDS.get(name)?.(argv)) {
     const core = coreCommands().get(name);
     if (core) return core.load();
   }
@@ -380,7 +382,7 @@ export async function runCommand(name: string, argv: string[], io: CommandIO = {
   const stderr = io.stderr ?? process.stderr;
   let cls: CommandConstructor | null;
   try {
-    cls = commandClassFor(name);
+    cls = commandClassFor(name, argv);
   } catch (error) {
     stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 1;

@@ -1,10 +1,12 @@
 /**
- * `serve`'s supervising primary, started by `executeFromCommandLine()` before anything of the
- * project or of the framework loads: it reads `--workers` and `--bind` itself, checks that the
- * address is free and forks the workers (`superviseWorkers()`), which load the settings, the
- * apps and the server. Node built-ins only, so the primary costs about what a bare node process
- * costs. A command line it does not recognise (`--help`, an unknown or malformed option) goes
- * the ordinary way, through the management layer, which prints the usage or the error.
+ * `serve`'s supervising primary (`--workers N`, N >= 2), started by `executeFromCommandLine()`
+ * before anything of the project or of the framework loads: it reads `--workers` and `--bind`
+ * itself, checks that the address is free and forks the workers (`superviseWorkers()`), which
+ * load the settings, the apps and the server. Node built-ins only, so the primary costs about
+ * what a bare node process costs. `serve --workers 1` has no primary: the process serves itself
+ * (through the management layer, `commands/serve.ts`). A command line the primary does not
+ * recognise (`--help`, an unknown or malformed option) goes the ordinary way, through the
+ * management layer, which prints the usage or the error.
  */
 import cluster from 'node:cluster';
 import os from 'node:os';
@@ -32,14 +34,42 @@ const VALUED_OPTIONS: Readonly<Record<string, 'workers' | 'bind' | 'settings'>> 
   '--workers': 'workers', '-w': 'workers', '--bind': 'bind', '-b': 'bind', '--settings': 'settings',
 };
 
-/** Flags without a value that only the workers act on. */
-const WORKER_FLAGS = new Set(['--skip-checks']);
+/** Flags without a value that only the workers act on (they read them from the same argv). */
+const WORKER_FLAGS = new Set(['--skip-checks', '--access-log']);
+
+/**
+ * The value of `--workers` / `-w` / `--workers=N` in a `serve` command line (`argv` without
+ * the command name), `defaultServeWorkers()` when absent, null when malformed (the management
+ * layer then reports it).
+ */
+export function requestedServeWorkers(argv: readonly string[]): number | null {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--workers' || arg === '-w') value = argv[++i];
+    else if (arg.startsWith('--workers=')) value = arg.slice('--workers='.length);
+  }
+  if (value === undefined) return defaultServeWorkers();
+  if (!/^\d+$/.test(value)) return null;
+  const workers = Number(value);
+  return Number.isSafeInteger(workers) && workers >= 1 ? workers : null;
+}
+
+/**
+ * True when a `serve` command line (`argv` without the command name) asks for a supervising
+ * primary, i.e. for more than one worker; `serve --workers 1` serves in its own process.
+ */
+export function serveSupervises(argv: readonly string[]): boolean {
+  const workers = requestedServeWorkers(argv);
+  return workers === null || workers > 1;
+}
 
 /**
  * The arguments of `serve` when `argv` (without node and the script) is a `serve` command line
- * this process supervises as a primary; null for any other command, in a worker, or when the
- * command line holds anything else than `--workers`, `--bind`, `--settings` and
- * `--skip-checks` with valid values (the management layer then runs it and reports).
+ * this process supervises as a primary (two workers or more); null for any other command, in
+ * a worker, for `--workers 1` (that process serves itself), or when the command line holds
+ * anything else than `--workers`, `--bind`, `--settings`, `--skip-checks` and `--access-log`
+ * with valid values (the management layer then runs it and reports).
  */
 export function servePrimaryArguments(argv: readonly string[]): ServePrimaryArguments | null {
   if (argv[0] !== 'serve' || !cluster.isPrimary) return null;
@@ -59,9 +89,8 @@ export function servePrimaryArguments(argv: readonly string[]): ServePrimaryArgu
     }
     values[name] = value;
   }
-  const workers = values.workers === undefined ? defaultServeWorkers() : Number(values.workers);
-  if (values.workers !== undefined && !/^\d+$/.test(values.workers)) return null;
-  if (!Number.isInteger(workers) || workers < 1) return null;
+  const workers = requestedServeWorkers(argv.slice(1));
+  if (workers === null || workers === 1) return null;
   const address = parseAddrPort(values.bind ?? SERVE_DEFAULT_BIND);
   if (!address) return null;
   return { workers, host: address.host, port: address.port };

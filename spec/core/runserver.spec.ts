@@ -208,24 +208,26 @@ test('port in use :: one line on stderr and exit status 1 (with and without the 
   }
 });
 
-test('port in use :: serve prints the same line and exits 1 before starting workers', async () => {
+test('port in use :: serve prints the same line and exits 1 (in process, and before starting workers)', async () => {
   const blocker = net.createServer();
   const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
   try {
-    const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '1', '--bind', `127.0.0.1:${port}`], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    children.push(child);
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.resume();
-    // Before the fix the primary waited forever for workers that could not listen.
-    const code = await Promise.race([exited(child), new Promise<string>((resolve) => setTimeout(() => resolve('still running after 60 s'), 60_000).unref())]);
-    assert.is(code, 1);
-    assert.is(err, 'Error: That port is already in use.\n');
+    for (const workers of ['1', '2']) {
+      const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', workers, '--bind', `127.0.0.1:${port}`], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      children.push(child);
+      let err = '';
+      child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.stdout!.resume();
+      // Before the fix the primary waited forever for workers that could not listen.
+      const code = await Promise.race([exited(child), new Promise<string>((resolve) => setTimeout(() => resolve('still running after 60 s'), 60_000).unref())]);
+      assert.is(code, 1, `--workers ${workers}`);
+      assert.is(err, 'Error: That port is already in use.\n', `--workers ${workers}`);
+    }
   } finally {
     blocker.close();
   }

@@ -433,12 +433,111 @@ processes('serve --workers 2 :: workers answer on the shared port and stop on SI
   }
 });
 
-processes('serve :: the primary only supervises: the database layer loads in the workers, not in it', async () => {
-  const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '1', '--bind', '127.0.0.1:0'], {
+/** `manage.ts serve <args>` under ts-node with the host-layer fixture settings. */
+function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', DATABASE_URL: 'sqlite::memory:' },
+    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The pids of the child processes of `pid` (from /proc). */
+function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return children;
+}
+
+/** True once `pid` has a handler for `signal` (its SigCgt mask in /proc). */
+function catchesSignal(pid: number, signal: number): boolean {
+  const mask = /^SigCgt:\s+([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+  return (BigInt(`0x${mask}`) & (1n << BigInt(signal - 1))) !== 0n;
+}
+
+processes('serve --workers 1 :: serves in its own process (no supervisor), drains on SIGTERM and exits 0', async () => {
+  const child = spawnServe(['--workers', '1', '--bind', '127.0.0.1:0'], { DATABASE_URL: 'sqlite::memory:' });
+  const io = collect(child);
+  try {
+    const [line, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+) .*\n/);
+    assert.is(line, `Listening at http://127.0.0.1:${port} (pid ${child.pid}, 1 process)\n`);
+    const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
+    assert.equal(await res.body.json(), { pid: child.pid });
+    // No worker process, and the database layer loaded here.
+    assert.equal(childPids(child.pid as number), []);
+    assert.ok(fs.readFileSync(`/proc/${child.pid}/maps`, 'utf8').includes('node_sqlite3.node'));
+    // SIGTERM lets the request in flight finish (Connection: close), then the process exits 0.
+    const pending = request(`http://127.0.0.1:${port}/slow/`);
+    await io.waitFor(/slow-view-started/);
+    child.kill('SIGTERM');
+    const slow = await pending;
+    assert.is(slow.statusCode, 200);
+    assert.is(await slow.body.text(), 'slow done');
+    assert.is(slow.headers.connection, 'close');
+    assert.is(await exited(child), 0);
+    assert.is(io.err(), line);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve --workers 1 :: a crash ends the process with its status (restarts are the process manager\'s job)', async () => {
+  const child = spawnServe(['--workers', '1', '--bind', '127.0.0.1:0'], { API_FRAMEWORK_WORKER: '1' });
+  const io = collect(child);
+  try {
+    const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
+    const res = await request(`http://127.0.0.1:${port}/die/`, { reset: true });
+    assert.equal(await res.body.json(), { dying: child.pid });
+    assert.is(await exited(child), 3);
+    assert.not.match(io.err(), /starting a new one/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve --workers 1 :: SIGTERM during start-up (a database that does not answer) exits 0 at once', async () => {
+  // A server that accepts connections and never answers: the database check waits.
+  const silent = net.createServer(() => undefined);
+  const sockets = new Set<net.Socket>();
+  silent.on('connection', (socket) => sockets.add(socket));
+  const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as net.AddressInfo).port)));
+  const child = spawnServe(['--workers', '1', '--bind', '127.0.0.1:0'], { DATABASE_URL: `mysql://root@127.0.0.1:${port}/silent` });
+  const io = collect(child);
+  try {
+    while (sockets.size === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(catchesSignal(child.pid as number, 15), 'serve handles SIGTERM while it starts');
+    child.kill('SIGTERM');
+    assert.is(await exited(child), 0);
+    assert.not.match(io.err(), /Listening at/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+  }
+});
+
+processes('serve --workers 1 :: system check errors stop it before it listens (exit status 1)', async () => {
+  const child = spawnServe(['--workers', '1', '--bind', '127.0.0.1:0'], { MIDDLEWARE_FIXTURE: 'broken' });
+  const io = collect(child);
+  try {
+    assert.is(await exited(child), 1);
+    assert.match(io.err(), /^SystemCheckError: System check identified some issues:\n\nERRORS:\nMIDDLEWARE: \(core\.E002\)/);
+    assert.not.match(io.err(), /Listening at/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+processes('serve --workers 2 :: the primary only supervises: the database layer loads in the workers, not in it', async () => {
+  const child = spawnServe(['--workers', '2', '--bind', '127.0.0.1:0'], { DATABASE_URL: 'sqlite::memory:' });
   const io = collect(child);
   try {
     const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
@@ -456,36 +555,39 @@ processes('serve :: the primary only supervises: the database layer loads in the
   }
 });
 
-processes('serve :: the primary loads no settings; a worker reports a settings error and serve exits with it', async () => {
+processes('serve --workers 2 :: the primary loads no settings; a worker reports a settings error and serve exits with it', async () => {
   const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'serve-primary-')), 'settings-loads');
-  const spawnServe = (env: NodeJS.ProcessEnv): ChildProcess => spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '1', '--bind', '127.0.0.1:0'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, SETTINGS_MODULE: 'spec/core/fixtures/settings', API_FRAMEWORK_QUIET: '1', SETTINGS_LOAD_MARKER: marker, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const child = spawnServe({});
+  const child = spawnServe(['--workers', '2', '--bind', '127.0.0.1:0'], { SETTINGS_LOAD_MARKER: marker });
   const io = collect(child);
   try {
     const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
     const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
     const { pid: workerPid } = (await res.body.json()) as { pid: number };
     const loads = fs.readFileSync(marker, 'utf8').trim().split('\n').map(Number);
-    assert.equal(loads, [workerPid]);
+    assert.is(loads.length, 2);
+    assert.ok(loads.includes(workerPid));
+    assert.not.ok(loads.includes(child.pid as number));
     child.kill('SIGTERM');
     assert.is(await exited(child), 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-  // DEBUG off and no ALLOWED_HOSTS: the worker says so once, and serve leaves with status 1.
-  const refused = spawnServe({ ALLOWED_HOSTS_FIXTURE: 'none' });
-  const refusedIo = collect(refused);
-  try {
-    assert.is(await exited(refused), 1);
-    assert.is(refusedIo.err(), 'CommandError: You must set settings.ALLOWED_HOSTS if DEBUG is False.\n');
-  } finally {
-    if (refused.exitCode === null) refused.kill('SIGKILL');
-  }
 });
+
+// DEBUG off and no ALLOWED_HOSTS: serve says so once and leaves with status 1, whether it
+// serves in process or supervises workers.
+for (const workers of ['1', '2']) {
+  processes(`serve --workers ${workers} :: a project that must not serve (no ALLOWED_HOSTS) is one line and exit status 1`, async () => {
+    const refused = spawnServe(['--workers', workers, '--bind', '127.0.0.1:0'], { ALLOWED_HOSTS_FIXTURE: 'none' });
+    const refusedIo = collect(refused);
+    try {
+      assert.is(await exited(refused), 1);
+      assert.is(refusedIo.err(), 'CommandError: You must set settings.ALLOWED_HOSTS if DEBUG is False.\n');
+    } finally {
+      if (refused.exitCode === null) refused.kill('SIGKILL');
+    }
+  });
+}
 
 processes('serve :: a worker that fails before serving stops serve with its status, without restarts', async () => {
   const child = spawn(process.execPath, ['-r', TS_NODE, 'manage.ts', 'serve', '--workers', '2', '--bind', '127.0.0.1:0'], {
