@@ -146,6 +146,14 @@ function headerList(response: HttpResponse, contentLength: number | null): Array
  * (a text body as text, so node writes head and body in one chunk).
  */
 export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: HttpResponse): Promise<number> {
+  return writeResponseNow(req, res, response);
+}
+
+/**
+ * `writeResponse()` without an async step for an in-memory body: answers the number of bytes
+ * written, or a promise of it for a streaming response.
+ */
+function writeResponseNow(req: IncomingMessage, res: ServerResponse, response: HttpResponse): number | Promise<number> {
   const head = req.method === 'HEAD';
   const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
   if (response instanceof StreamingHttpResponse || response.streaming) {
@@ -194,6 +202,12 @@ export interface ServerOptions {
 }
 
 const shuttingDown = new WeakSet<http.Server>();
+
+/** The number of requests in progress on a connection, kept on its socket. */
+const IN_FLIGHT = Symbol('api_framework.inFlight');
+
+/** A socket as the server counts requests on it. */
+type CountedSocket = Socket & { [IN_FLIGHT]?: number };
 
 /** The body of the last-resort 500, when the handler or the response writing fails. */
 const SERVER_ERROR_BODY = Buffer.from('{"error": "Server Error (500)"}');
@@ -280,25 +294,24 @@ export function createServer(options: ServerOptions = {}): http.Server {
 
   const accessLogOn = (): boolean => options.accessLog ?? settings.ACCESS_LOG === true;
   let inFlight = 0;
-  const inFlightBySocket = new WeakMap<Socket, number>();
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const started = process.hrtime.bigint();
-    const socket = req.socket;
+    // The clock is read only when the line will be written (the setting is read once per request).
+    const logging = accessLogOn();
+    const started = logging ? process.hrtime.bigint() : 0n;
+    const socket = req.socket as CountedSocket;
     const caps = workCaps();
-    const onSocket = inFlightBySocket.get(socket) ?? 0;
+    const onSocket = socket[IN_FLIGHT] ?? 0;
     if ((caps.concurrent > 0 && inFlight >= caps.concurrent) || (caps.pipelined > 0 && onSocket >= caps.pipelined)) {
       const bytes = answerBusy(req, res, caps.retryAfter);
-      if (accessLogOn()) accessLog.write(accessLogLine(req, 503, bytes, started));
+      if (logging) accessLog.write(accessLogLine(req, 503, bytes, started));
       return;
     }
     inFlight += 1;
-    inFlightBySocket.set(socket, onSocket + 1);
+    socket[IN_FLIGHT] = onSocket + 1;
     const release = (): void => {
       inFlight -= 1;
-      const left = (inFlightBySocket.get(socket) ?? 1) - 1;
-      if (left > 0) inFlightBySocket.set(socket, left);
-      else inFlightBySocket.delete(socket);
+      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
     };
     void (async () => {
       let response: HttpResponse;
@@ -323,7 +336,10 @@ export function createServer(options: ServerOptions = {}): http.Server {
         let bytes = 0;
         const clientGone = req.destroyed && !req.complete;
         try {
-          if (!clientGone) bytes = await writeResponse(req, res, response);
+          if (!clientGone) {
+            const written = writeResponseNow(req, res, response);
+            bytes = typeof written === 'number' ? written : await written;
+          }
         } catch (error) {
           logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
           if (!res.headersSent) {
@@ -340,7 +356,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
             res.destroy();
           }
         }
-        if (accessLogOn()) {
+        if (logging) {
           const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
           accessLog.write(accessLogLine(req, status, bytes, started));
         }
@@ -348,7 +364,7 @@ export function createServer(options: ServerOptions = {}): http.Server {
         release();
       }
       // The request is finished: remove uploaded temporary files and the like.
-      await request.runCleanups();
+      if (request.hasCleanups) await request.runCleanups();
     })();
   });
   return server;

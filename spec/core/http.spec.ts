@@ -145,6 +145,46 @@ http('getHost :: ALLOWED_HOSTS patterns, ports, wildcards', () => {
   });
 });
 
+http('getHost :: a remembered verdict follows ALLOWED_HOSTS, DEBUG, the test host and a changed META', async () => {
+  const { allowTestClientHost } = await import('../../lib/core/http/hosts');
+  const host = (value: string) => HttpRequest.create({ headers: { host: value } });
+  const allowed = (value: string): boolean => {
+    try {
+      return host(value).getHost() === value;
+    } catch (error) {
+      if (error instanceof DisallowedHost) return false;
+      throw error;
+    }
+  };
+  overrideSettings({ ALLOWED_HOSTS: ['a.test'], DEBUG: false }, () => {
+    assert.ok(allowed('a.test'));
+    assert.ok(allowed('a.test'), 'asked again');
+    assert.not.ok(allowed('b.test'));
+    assert.not.ok(allowed('b.test'), 'asked again');
+  });
+  overrideSettings({ ALLOWED_HOSTS: ['b.test'], DEBUG: false }, () => {
+    assert.not.ok(allowed('a.test'), 'a.test no longer allowed');
+    assert.ok(allowed('b.test'), 'b.test now allowed');
+  });
+  overrideSettings({ ALLOWED_HOSTS: [], DEBUG: true }, () => assert.ok(allowed('localhost')));
+  overrideSettings({ ALLOWED_HOSTS: [], DEBUG: false }, () => assert.not.ok(allowed('localhost')));
+  overrideSettings({ ALLOWED_HOSTS: ['a.test'], DEBUG: false }, () => {
+    // The spec run allows `testserver`; without it the same host is refused.
+    assert.ok(allowed('testserver'));
+    allowTestClientHost(false);
+    try {
+      assert.not.ok(allowed('testserver'));
+    } finally {
+      allowTestClientHost(true);
+    }
+    assert.ok(allowed('testserver'));
+    // A change made to META is what getHost() reads.
+    const request = host('a.test');
+    request.META.HTTP_HOST = 'evil.test';
+    assert.throws(() => request.getHost(), (e: unknown) => e instanceof DisallowedHost && e.message.includes("'evil.test'"));
+  });
+});
+
 http('getHost :: X-Forwarded-Host only with USE_X_FORWARDED_HOST', () => {
   const request = () => HttpRequest.create({ headers: { host: 'internal', 'x-forwarded-host': 'public.example.com' } });
   overrideSettings({ ALLOWED_HOSTS: ['internal', 'public.example.com'] }, () => {

@@ -117,9 +117,17 @@ export function metaKey(name: string): string {
   return key;
 }
 
+// The META keys code asks for repeat too: their header names are computed once (bounded).
+const headerNames = new Map<string, string | null>();
+
 /** The lower-case header name a META key stands for (`HTTP_ACCEPT` -> `accept`), or null. */
 export function headerNameFor(key: string): string | null {
-  if (key === 'CONTENT_TYPE' || key === 'CONTENT_LENGTH') return key.toLowerCase().replace('_', '-');
-  if (!key.startsWith('HTTP_') || key === 'HTTP_CONTENT_TYPE' || key === 'HTTP_CONTENT_LENGTH') return null;
-  return key.slice(5).toLowerCase().replace(/_/g, '-');
+  let name = headerNames.get(key);
+  if (name === undefined) {
+    if (key === 'CONTENT_TYPE' || key === 'CONTENT_LENGTH') name = key.toLowerCase().replace('_', '-');
+    else if (!key.startsWith('HTTP_') || key === 'HTTP_CONTENT_TYPE' || key === 'HTTP_CONTENT_LENGTH') name = null;
+    else name = key.slice(5).toLowerCase().replace(/_/g, '-');
+    if (headerNames.size < MAX_META_KEYS) headerNames.set(key, name);
+  }
+  return name;
 }

@@ -1,6 +1,7 @@
 /**
  * Host names: splitting `Host` into domain and port, and matching it against ALLOWED_HOSTS.
  */
+import { onSettingChanged, settings } from '../conf';
 
 /** The host's parts as `[domain, port]`; `['', '']` when the host is malformed. */
 export function splitDomainPort(host: string): [string, string] {
@@ -34,9 +35,39 @@ let testClientHostAllowed = false;
  */
 export function allowTestClientHost(allow = true): void {
   testClientHostAllowed = allow;
+  allowedHostMemo.clear();
 }
 
 /** `ALLOWED_HOSTS` as requests are validated against: plus `testserver` while tests run. */
 export function effectiveAllowedHosts(allowedHosts: readonly string[]): readonly string[] {
   return testClientHostAllowed ? [...allowedHosts, 'testserver'] : allowedHosts;
+}
+
+/** The most host values whose verdict `isAllowedHost()` keeps (the Host header is the client's). */
+const MAX_REMEMBERED_HOSTS = 256;
+
+/** host value -> allowed; forgotten when a setting changes or the test host is allowed. */
+const allowedHostMemo = new Map<string, boolean>();
+
+onSettingChanged(() => {
+  allowedHostMemo.clear();
+});
+
+/**
+ * True when the domain of `host` (a Host value, port included) is valid and matches
+ * `ALLOWED_HOSTS` (with DEBUG and an empty list: `.localhost`, `127.0.0.1`, `[::1]`; plus
+ * `testserver` while tests run), as `HttpRequest.getHost()` requires. The verdict depends on
+ * the settings only, so it is remembered per host value.
+ */
+export function isAllowedHost(host: string): boolean {
+  let allowed = allowedHostMemo.get(host);
+  if (allowed === undefined) {
+    let patterns: readonly string[] = settings.ALLOWED_HOSTS;
+    if (settings.DEBUG && patterns.length === 0) patterns = ['.localhost', '127.0.0.1', '[::1]'];
+    const [domain] = splitDomainPort(host);
+    allowed = domain !== '' && validateHost(domain, effectiveAllowedHosts(patterns));
+    if (allowedHostMemo.size >= MAX_REMEMBERED_HOSTS) allowedHostMemo.clear();
+    allowedHostMemo.set(host, allowed);
+  }
+  return allowed;
 }

@@ -13,7 +13,7 @@ import { DisallowedHost, RequestDataTooBig } from '../exceptions';
 import type { ResolverMatch } from '../urls';
 import { limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
 import { headerNameFor, metaKey, splitContentType } from './headers';
-import { effectiveAllowedHosts, splitDomainPort, validateHost } from './hosts';
+import { isAllowedHost, splitDomainPort } from './hosts';
 import { pythonStringRepr } from '../pythonRepr';
 import { MultiValueDict, QueryDict } from './querydict';
 import { anonymousUser, type AuthUser } from './user';
@@ -137,6 +137,11 @@ export class HttpRequest {
     (this.cleanups ??= []).push(fn);
   }
 
+  /** True while hooks registered with `addCleanup()` wait for `runCleanups()`. */
+  get hasCleanups(): boolean {
+    return this.cleanups !== null;
+  }
+
   /**
    * Run (once) the hooks registered with `addCleanup()`. The server calls it after writing the
    * response and the test clients after handling it; callers of `handleRequest()` that do
@@ -245,7 +250,8 @@ export class HttpRequest {
     // `x_a` and `x-a` map to the same key: when a header is spelled with underscores, only META
     // knows which one won.
     if (name.includes('-') && this.headerNamesHaveUnderscores()) return this.META[key];
-    return this.header(name);
+    const value = this.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
   }
 
   private headerNamesHaveUnderscores(): boolean {
@@ -279,9 +285,14 @@ export class HttpRequest {
   }
 
   private rawHost(): string {
+    // The Host headers are read through metaHeader(), which builds META only when needed.
+    if (settings.USE_X_FORWARDED_HOST) {
+      const forwarded = this.metaHeader('HTTP_X_FORWARDED_HOST');
+      if (forwarded) return forwarded;
+    }
+    const hostHeader = this.metaHeader('HTTP_HOST');
+    if (hostHeader) return hostHeader;
     const meta = this.META;
-    if (settings.USE_X_FORWARDED_HOST && meta.HTTP_X_FORWARDED_HOST) return meta.HTTP_X_FORWARDED_HOST;
-    if (meta.HTTP_HOST) return meta.HTTP_HOST;
     const port = meta.SERVER_PORT;
     const defaultPort = this.isSecure() ? '443' : '80';
     return port !== defaultPort ? `${meta.SERVER_NAME}:${port}` : meta.SERVER_NAME;
@@ -293,11 +304,8 @@ export class HttpRequest {
    */
   getHost(): string {
     const host = this.rawHost();
-    let allowed: readonly string[] = settings.ALLOWED_HOSTS;
-    if (settings.DEBUG && allowed.length === 0) allowed = ['.localhost', '127.0.0.1', '[::1]'];
-    allowed = effectiveAllowedHosts(allowed);
+    if (isAllowedHost(host)) return host;
     const [domain] = splitDomainPort(host);
-    if (domain && validateHost(domain, allowed)) return host;
     let message = `Invalid HTTP_HOST header: ${pythonStringRepr(host)}.`;
     if (domain) message += ` You may need to add ${pythonStringRepr(domain)} to ALLOWED_HOSTS.`;
     else message += ' The domain name provided is not valid according to RFC 1034/1035.';

@@ -62,6 +62,18 @@ const converters = new Map<string, PathConverter>([
   ['uuid', new UUIDConverter()],
 ]);
 
+/** The framework's own converter instances: pure functions of the segment. */
+const builtinConverters = new WeakSet<PathConverter>(converters.values());
+
+/**
+ * True for the framework's own converters (`int`, `str`, `slug`, `path`, `uuid` as declared
+ * here, not a project converter registered under one of those names): their `toPython` depends
+ * on the segment only, so a resolution through them may be memoised.
+ */
+export function isBuiltinConverter(converter: PathConverter): boolean {
+  return builtinConverters.has(converter);
+}
+
 /** Make `<typeName:param>` available in `path()` routes declared afterwards. */
 export function registerConverter(converter: PathConverter | (new () => PathConverter), typeName: string): void {
   converters.set(typeName, typeof converter === 'function' ? new converter() : converter);

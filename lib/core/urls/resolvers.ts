@@ -7,7 +7,9 @@ import { settings, onSettingChanged, ImproperlyConfigured } from '../conf';
 import { importModule } from '../modules';
 import { buildUrl, candidatesOf, combineCandidates, noReverseMatchMessage, type ReverseCandidate } from './candidates';
 import { NoReverseMatch, Resolver404 } from './exceptions';
-import { RegexPattern, type Pattern } from './patterns';
+import { isBuiltinConverter } from './converters';
+import { RegexPattern, RoutePattern, type Pattern } from './patterns';
+import { clearResolveMemo, memoisedMatch, memoriseMatch } from './resolveMemo';
 import { clearReverseMemo } from './reverseMemo';
 import type { ErrorHandler, UrlConfModule, ViewFunction } from './types';
 
@@ -259,9 +261,11 @@ onSettingChanged((key) => {
   if (key === 'ROOT_URLCONF') resolvers.clear();
 });
 
-/** Forget the cached resolvers and memoised reverses (after URL confs were edited in place). */
+/** Forget the cached resolvers and memoised resolutions and reverses (after URL confs were edited in place). */
 export function clearUrlCaches(): void {
   resolvers.clear();
+  plainConfs = new WeakMap();
+  clearResolveMemo();
   clearReverseMemo();
 }
 
@@ -285,10 +289,75 @@ export function getResolver(urlconf?: string | UrlConfModule): URLResolver {
   return resolver;
 }
 
-/** Find the view for `path` (e.g. `/snippets/1/`); throws `Resolver404`. */
+/** Per root resolver: whether its URL conf is the framework's patterns and converters only. */
+let plainConfs = new WeakMap<URLResolver, boolean>();
+
+onSettingChanged(() => {
+  plainConfs = new WeakMap();
+});
+
+/** A `RoutePattern` with the framework's converters only, or a `RegexPattern` (not subclasses). */
+function isPlainPattern(pattern: Pattern): boolean {
+  const proto: unknown = Object.getPrototypeOf(pattern);
+  if (proto !== RoutePattern.prototype && proto !== RegexPattern.prototype) return false;
+  for (const name in pattern.converters) if (!isBuiltinConverter(pattern.converters[name])) return false;
+  return true;
+}
+
+/**
+ * True when every pattern reachable from `resolver` is a plain `URLPattern`/`URLResolver` with a
+ * plain pattern: then a path resolves the same way every time and its match may be memoised.
+ * An include that fails to load counts as not plain (resolving reports the error as before).
+ */
+function isPlainConf(resolver: URLResolver): boolean {
+  if (Object.getPrototypeOf(resolver) !== URLResolver.prototype || !isPlainPattern(resolver.pattern)) return false;
+  let patterns: UrlPattern[];
+  try {
+    patterns = resolver.urlPatterns;
+  } catch {
+    return false;
+  }
+  for (const pattern of patterns) {
+    if (pattern instanceof URLResolver) {
+      if (!isPlainConf(pattern)) return false;
+    } else if (Object.getPrototypeOf(pattern) !== URLPattern.prototype || !isPlainPattern(pattern.pattern)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function memoisable(resolver: URLResolver): boolean {
+  let plain = plainConfs.get(resolver);
+  if (plain === undefined) {
+    plain = isPlainConf(resolver);
+    plainConfs.set(resolver, plain);
+  }
+  return plain;
+}
+
+/** A copy of a memoised match with its own `args` and `kwargs`. */
+function copyMatch(match: ResolverMatch): ResolverMatch {
+  return new ResolverMatch(
+    match.func, match.args.slice(), { ...match.kwargs }, match.urlName, match.appNames, match.namespaces, match.route, match.tried,
+  );
+}
+
+/**
+ * Find the view for `path` (e.g. `/snippets/1/`); throws `Resolver404`. A path resolved before
+ * is answered from the memo (`resolveMemo.ts`) when the URL conf allows it.
+ */
 export function resolve(pathname: string, urlconf?: string | UrlConfModule): ResolverMatch {
+  const resolver = getResolver(urlconf);
+  const known = memoisedMatch(resolver, pathname);
+  if (known !== undefined) return copyMatch(known);
   const tried: string[][] = [];
-  const match = getResolver(urlconf).resolve(pathname, tried);
+  const match = resolver.resolve(pathname, tried);
   if (!match) throw new Resolver404(pathname, tried);
+  if (memoisable(resolver)) {
+    memoriseMatch(resolver, pathname, new ResolverMatch(
+      match.func, match.args.slice(), { ...match.kwargs }, match.urlName, match.appNames.slice(), match.namespaces.slice(), match.route, match.tried.slice(),
+    ));
+  }
   return match;
 }
