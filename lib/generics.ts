@@ -17,13 +17,14 @@ import { ObjectDoesNotExist, ValueError } from './core/db/errors';
 import type { Model } from 'sequelize-typescript';
 import type { Q, Lookups } from './core/db/q';
 import type { AnyModelClass } from './core/db/fieldInfo';
-import type { QuerySet } from './core/db/queryset';
+import { QuerySet } from './core/db/queryset';
 import type { FilterView } from './filters';
 import type { BasePagination, Paginatable } from './pagination';
 import type { Request } from './request';
 import type { Response } from './response';
 import { apiSettings } from './settings';
 import { APIView, declareViewAttributes } from './views';
+import { representationJoins } from './utils/representationJoins';
 import './checks';
 import {
   CreateModelMixin,
@@ -159,10 +160,16 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
 
   /**
    * The object the view displays: looked up by `lookupField` in the filtered queryset, with
-   * the object permissions checked. Override for lookups on several fields.
+   * the object permissions checked. Override for lookups on several fields. For `retrieve()`,
+   * the to-one relations the serializer reads (`owner.username`) are joined into the same
+   * SELECT (`selectRelated()`; see lib/utils/representationJoins.ts).
    */
   async getObject(): Promise<M> {
-    const queryset = await this.filterQueryset(this.getQueryset());
+    let queryset = await this.filterQueryset(this.getQueryset());
+    if (queryset instanceof QuerySet) {
+      const joins = representationJoins(this, queryset.model);
+      if (joins.length) queryset = queryset.selectRelated(...joins);
+    }
     const lookupUrlKwarg = this.lookupUrlKwarg || this.lookupField;
     assert(
       lookupUrlKwarg in this.kwargs,

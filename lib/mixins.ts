@@ -21,6 +21,7 @@ import { QuerySet } from './core/db';
 import { LimitOffsetPagination, PageNumberPagination } from './pagination';
 import type { BasePagination } from './pagination/base';
 import { plainReadPaths } from './utils/plainRead';
+import { joinRepresentationRelations } from './utils/representationJoins';
 
 /**
  * A constructor of generic views. TypeScript requires mixin bases to take `any[]` (TS2545);
@@ -167,6 +168,8 @@ export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: T
   return class RetrieveModelMixin extends Base {
     /** Answer the representation of the looked-up object. */
     async retrieve(_request: Request): Promise<Response> {
+      // getObject() joins the to-one relations the representation reads (one statement).
+      joinRepresentationRelations(this);
       const instance = await this.getObject();
       const serializer = this.getSerializer(instance);
       return new Response(await serializer.getData());

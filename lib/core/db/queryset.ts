@@ -165,9 +165,15 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     return this.clone({ offset, limit });
   }
 
-  /** Load these belongsTo relations in the same query (JOIN): `'owner'`, `'owner__profile'`. */
+  /**
+   * Load these belongsTo relations in the same query (JOIN): `'owner'`, `'owner__profile'`.
+   * A path already selected is not added again; no arguments clears the list.
+   */
   selectRelated(...relations: string[]): QuerySet<M, T> {
-    return this.clone({ selectRelated: relations.length ? [...this.state.selectRelated, ...relations] : [] });
+    if (!relations.length) return this.clone({ selectRelated: [] });
+    const selected = [...this.state.selectRelated];
+    for (const relation of relations) if (!selected.includes(relation)) selected.push(relation);
+    return this.clone({ selectRelated: selected });
   }
 
   /** Load these relations with one extra query each: `'snippets'`, `'groups'`, `'owner'`. */

@@ -230,6 +230,17 @@ test('selectRelated / prefetchRelated :: bounded query counts', async () => {
   }
 });
 
+test('selectRelated :: a path given again is not joined again; no arguments clears', async () => {
+  const once = await captureDataQueries(() => LibBook.objects.selectRelated('author').fetch());
+  const twice = await captureDataQueries(() => LibBook.objects.selectRelated('author').selectRelated('author', 'editor').selectRelated('editor').fetch());
+  const both = await captureDataQueries(() => LibBook.objects.selectRelated('author', 'editor').fetch());
+  assert.is(once[0].match(/JOIN/g)?.length, 1, once[0]);
+  assert.is(twice[0], both[0]);
+  assert.is(twice[0].match(/JOIN/g)?.length, 2, twice[0]);
+  const cleared = await captureDataQueries(() => LibBook.objects.selectRelated('author').selectRelated().fetch());
+  assert.not.match(cleared[0], /JOIN/);
+});
+
 test('Manager :: custom managers and getQueryset()', async () => {
   assert.instance(LibAuthor.objects, LibAuthorManager);
   assert.equal((await LibAuthor.objects.named('B').fetch()).map((a) => a.name), ['bob']);
