@@ -1,12 +1,13 @@
 /**
  * Statements the framework writes itself (QuerySet `update()` / `delete()`): column values
- * converted the way Sequelize stores them, sent as bound parameters, in the current
- * `atomic()` transaction (Sequelize's CLS picks it up), on the primary.
+ * converted the way Sequelize stores them, sent as bound parameters on the driver
+ * (statementRunner.ts), in the current `atomic()` transaction, on the primary.
  */
-import { QueryTypes } from 'sequelize';
+import type { QueryTypes } from 'sequelize';
 import type { ModelCtor } from 'sequelize-typescript';
 import type { FieldInfo } from './fieldInfo';
 import { ensureModel, formatDbDatetime } from './connection';
+import { runStatement } from './statementRunner';
 
 function pkOf(value: unknown): unknown {
   if (typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value) && 'pk' in value) {
@@ -45,6 +46,6 @@ export async function runBulkWrite(
   type: typeof QueryTypes.BULKUPDATE | typeof QueryTypes.BULKDELETE,
 ): Promise<number> {
   const { sequelize } = ensureModel(model);
-  const result = await sequelize.query(sql, { type, ...(params.length ? { bind: params } : {}) });
-  return Number(result);
+  const result = await runStatement(sequelize, sql, params, { type: type === 'BULKUPDATE' ? 'BULKUPDATE' : 'BULKDELETE' });
+  return Number(result.changes);
 }

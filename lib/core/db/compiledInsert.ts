@@ -1,14 +1,15 @@
 /**
  * The INSERT of `save()` on a new instance, written by the framework: the statement text is
  * compiled once per model and set of columns present, the values are converted by Sequelize's
- * own `format()` and bound, and the statement runs through `sequelize.query` with the instance
- * (so Sequelize sets the auto-increment primary key from SQLite's `lastID` / MySQL's
- * `insertId`, maps errors such as `UniqueConstraintError`, and the current `atomic()`
- * transaction is used). Then the instance is marked saved exactly as `Model#save()` marks it.
+ * own `format()` and bound, and the statement runs on the driver (statementRunner.ts: the
+ * current `atomic()` transaction or the primary, errors such as `UniqueConstraintError` mapped
+ * as Sequelize maps them); the auto-increment primary key is set from SQLite's `lastID` /
+ * MySQL's `insertId` as Sequelize's `handleInsertQuery` sets it. Then the instance is marked
+ * saved exactly as `Model#save()` marks it.
  * What `save()` would do besides (hooks, nested includes, SQL expressions as values, an empty
  * INSERT) is left to Sequelize: `compiledInsert()` answers false without writing.
  */
-import { QueryTypes } from 'sequelize';
+import { runStatement } from './statementRunner';
 import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /**
@@ -51,9 +52,12 @@ export async function compiledInsert(plan: WritePlan, instance: WritableInstance
     sql = `INSERT INTO ${plan.table} (${present.map((attribute) => attribute.column).join(',')}) VALUES (${fragments.join(',')});`;
     if (plain) rememberStatement(plan, `i${key}`, sql);
   }
-  const options: Record<string, unknown> = { type: QueryTypes.INSERT, instance, bind: params };
-  if (transaction !== undefined) options.transaction = transaction;
-  await plan.sequelize.query(sql, options);
+  const { model } = plan;
+  const result = await runStatement(model.sequelize!, sql, params, { type: 'INSERT', transaction, model, instance });
+  // Sequelize's `handleInsertQuery`: the new id (MySQL: `insertId || undefined`; SQLite: `lastID`)
+  // goes to the auto-increment attribute (to an `undefined` key when the model has none).
+  const id = model.sequelize!.getDialect() === 'sqlite' ? result.insertId : result.insertId || undefined;
+  (instance as unknown as Record<string, unknown>)[String((model as unknown as { autoIncrementAttribute?: string }).autoIncrementAttribute)] = id;
   markSaved(instance, plan.names);
   return true;
 }

@@ -1,14 +1,14 @@
 /**
  * The UPDATE of `save()` on a saved instance, written by the framework: `UPDATE <table> SET
  * <changed columns> WHERE <pk> = $n`, compiled once per model and set of columns, values
- * converted by Sequelize's own `format()` and bound, run through `sequelize.query` with the
- * instance (errors mapped, current `atomic()` transaction). Which columns are written, the
+ * converted by Sequelize's own `format()` and bound, run on the driver (statementRunner.ts:
+ * errors mapped as Sequelize maps them, current `atomic()` transaction or the primary). Which columns are written, the
  * validation and the bookkeeping afterwards are `Model#save()`'s: the changed attributes (or
  * `fields`), nothing when nothing changed. Left to Sequelize (`compiledUpdate()` answers false
  * without writing): a missing primary key value, a changed auto-increment primary key, SQL
  * expressions as values, nothing to SET.
  */
-import { QueryTypes } from 'sequelize';
+import { runStatement } from './statementRunner';
 import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /** Update the row of `instance`; false when the fast path does not apply (nothing written). */
@@ -60,9 +60,7 @@ export async function compiledUpdate(plan: WritePlan, instance: WritableInstance
     sql = `UPDATE ${plan.table} SET ${assignments.join(',')} WHERE ${primaryKey.column} = ${where}`;
     if (plain) rememberStatement(plan, `u${key}`, sql);
   }
-  const options: Record<string, unknown> = { type: QueryTypes.UPDATE, instance, bind: params };
-  if (transaction !== undefined) options.transaction = transaction;
-  await plan.sequelize.query(sql, options);
+  await runStatement(plan.model.sequelize!, sql, params, { type: 'UPDATE', transaction, model: plan.model, instance });
   markSaved(instance, names);
   return true;
 }

@@ -21,6 +21,7 @@ import { deleteQuerySetRows } from './deletion';
 import { prefetchRelatedObjects } from './prefetch';
 import { columnValue, runBulkWrite } from './boundWrite';
 import { runCompiledSelect } from './compiledSelect';
+import { runStatement } from './statementRunner';
 import { plainRowReader, plainRowShape } from './plainRows';
 
 const MAX_GET_RESULTS = 21;
@@ -449,8 +450,8 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
   /** The first row of a framework-built SELECT (raw values), bound, in the current transaction. */
   private async selectOne(sql: string, params: unknown[]): Promise<Record<string, unknown> | null> {
     const { sequelize } = ensureModel(this.modelCtor);
-    const rows = await sequelize.query(sql, { type: QueryTypes.SELECT, raw: true, ...(params.length ? { bind: params } : {}) });
-    return (rows[0] as Record<string, unknown> | undefined) ?? null;
+    const { rows } = await runStatement(sequelize, sql, params, { type: 'SELECT' });
+    return rows[0] ?? null;
   }
 
   /**

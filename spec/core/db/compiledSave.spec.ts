@@ -14,7 +14,7 @@ import { Model, Table, Column, DataType, BeforeCreate, BeforeUpdate } from 'sequ
 import { BaseModel, Manager, atomic, field, postSave, preSave } from '../../../lib/core/db';
 import { getSequelize } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
-import { SArticle, serializerModels } from '../../models/serializers/models';
+import { SArticle, SArticleTag, serializerModels } from '../../models/serializers/models';
 
 @Table({ tableName: 'wtest_item', timestamps: false })
 class WItem extends BaseModel {
@@ -306,6 +306,23 @@ test('unique violation: the same UniqueConstraintError as Sequelize', async () =
   other.title = 'taken';
   const onUpdate = await thrown(() => other.save());
   assert.is(onUpdate.name, 'SequelizeUniqueConstraintError');
+});
+
+test('foreign key violation: the same ForeignKeyConstraintError as Sequelize, on INSERT and UPDATE', async () => {
+  const article = await SArticle.objects.create({ title: 'fk target' });
+  const writes = await sequelizeWrites(async () => {
+    const compiled = await thrown(() => SArticleTag.build({ article_id: 987654, tag_id: 876543 } as never).save());
+    const reference = await thrown(() => sequelizeSave(SArticleTag.build({ article_id: 987654, tag_id: 876543 } as never)));
+    assert.is(compiled.name, 'SequelizeForeignKeyConstraintError');
+    assert.is(compiled.constructor, reference.constructor);
+    assert.is(compiled.message, reference.message);
+  });
+  assert.is(writes.insert, 1, 'only the reference went through Sequelize');
+  const owned = await SArticle.objects.create({ title: 'fk owned' });
+  owned.owner_id = 987654;
+  const onUpdate = await thrown(() => owned.save());
+  assert.is(onUpdate.name, 'SequelizeForeignKeyConstraintError');
+  assert.is((await SArticle.objects.get({ pk: article.id })).title, 'fk target');
 });
 
 test('atomic(): compiled writes join the transaction and roll back with it', async () => {

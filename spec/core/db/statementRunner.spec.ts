@@ -89,6 +89,8 @@ test('transactions: statements join atomic() and roll back with it; transaction 
   assert.is(await count('inside'), 0, 'rolled back');
   await atomic(async () => {
     await runStatement(getSequelize(), insert, ['explicit'], { type: 'INSERT', transaction: currentTransaction() });
+    const outside = await runStatement(getSequelize(), `SELECT ${q('id')} FROM ${q('sertest_tag')} WHERE ${q('name')} = $1`, ['explicit'], { type: 'SELECT', transaction: null });
+    assert.is(outside.rows.length, 0, 'transaction: null reads outside the uncommitted transaction');
   });
   assert.is(await count('explicit'), 1, 'committed');
 });
