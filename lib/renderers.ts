@@ -80,12 +80,16 @@ export class JSONRenderer extends BaseRenderer {
   render(data: unknown, acceptedMediaType: string | null = null, rendererContext: RendererContext = {}): Buffer {
     if (data === null || data === undefined) return Buffer.alloc(0);
     const indent = this.getIndent(acceptedMediaType, rendererContext);
+    const ensureAscii = this.ensureAscii ?? !apiSettings.UNICODE_JSON;
     let ret = dumps(data, {
       indent,
-      ensureAscii: this.ensureAscii ?? !apiSettings.UNICODE_JSON,
+      ensureAscii,
       compact: this.compact ?? apiSettings.COMPACT_JSON,
       strict: this.strict ?? apiSettings.STRICT_JSON,
     });
+    // With `ensureAscii` the text is ASCII only (every other character escaped): its bytes are
+    // its characters, and there is no \u2028 or \u2029 to escape.
+    if (ensureAscii) return Buffer.from(ret, 'latin1');
     // We always fully escape \u2028 and \u2029 so that the output is a valid JavaScript literal too.
     ret = ret.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
     return Buffer.from(ret, 'utf8');

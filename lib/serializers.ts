@@ -595,6 +595,17 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
   }
 
   /**
+   * The unbound field map of this serializer's class (what `getFields()` answers) when this
+   * instance's readable fields are exactly the class's (nobody touched them and the class reads
+   * its fields through the default accessors), else null. Per-class caches of what the fields
+   * read (plans, column paths) key on it; a serializer whose fields were changed gets null.
+   */
+  sharedFieldsKey(): Map<string, Field> | null {
+    if (this.boundFields !== undefined || !usesDefaultFieldAccessors(this.constructor)) return null;
+    return this.getFields();
+  }
+
+  /**
    * The primitive representation of `instance`: each readable field's value, in order. Runs
    * the plan compiled from the readable fields on first use (see `utils/representationPlan`).
    */

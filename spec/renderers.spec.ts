@@ -55,6 +55,19 @@ test('json :: UNICODE_JSON and COMPACT_JSON off', async () => {
   });
 });
 
+test('json :: ensureAscii output is ASCII bytes, one per character; without it UTF-8 with \\u2028 escaped', () => {
+  const texts = ['plain', 'del \x7f', 'Zoë', 'line\u2028sep\u2029', 'astral 😀', 'lone \udc00'];
+  for (const text of texts) {
+    const label = JSON.stringify(text);
+    const ascii = Object.assign(new JSONRenderer(), { ensureAscii: true, compact: true }).render({ text });
+    const escaped = `{"text":${JSON.stringify(text).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}}`;
+    assert.ok(ascii.equals(Buffer.from(escaped, 'utf8')), `ensureAscii ${label}: ${ascii.toString('latin1')}`);
+    const unicode = Object.assign(new JSONRenderer(), { ensureAscii: false, compact: true }).render({ text });
+    const expected = `{"text":${JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}}`;
+    assert.ok(unicode.equals(Buffer.from(expected, 'utf8')), `unicode ${label}: ${unicode.toString('utf8')}`);
+  }
+});
+
 test('json :: indent from the accepted media type (clamped to 8, 0 means none)', async () => {
   const response = await call(DataView.asView(), { headers: { accept: 'application/json; indent=2' } });
   assert.is(response.text, '{\n  "name": "Zoë",\n  "text": "line\\u2028sep",\n  "n": [\n    1,\n    2.5\n  ]\n}');

@@ -13,6 +13,7 @@
  * keeps the instances, as do querysets with `prefetchRelated()`.
  */
 import type { ModelCtor } from 'sequelize-typescript';
+import { onSettingChanged } from '../core/conf';
 import { getFieldInfo } from '../core/db';
 import type { AnyModelClass } from '../core/db/fieldInfo';
 import { classHasCustomGetter, Field } from '../fields';
@@ -47,6 +48,25 @@ export function plainReadPaths(serializer: unknown, model: AnyModelClass | Model
   if (!(serializer instanceof ListSerializer) || serializer.toRepresentation !== ListSerializer.prototype.toRepresentation) return null;
   const child = serializer.child;
   if (!(child instanceof Serializer) || child.toRepresentation !== Serializer.prototype.toRepresentation) return null;
+  // A child whose fields are its class's reads what the class's fields read: answered once
+  // per class and model (binding the fields to inspect them is most of the cost).
+  const key = child.sharedFieldsKey();
+  if (key === null) return fieldPaths(child, model);
+  let byModel = classPaths.get(key);
+  if (!byModel) classPaths.set(key, byModel = new Map());
+  let paths = byModel.get(model);
+  if (paths === undefined) byModel.set(model, paths = fieldPaths(child, model));
+  return paths;
+}
+
+/** Column paths per class field map (`Serializer.sharedFieldsKey()`) and model; null: instances needed. */
+let classPaths = new WeakMap<Map<string, Field>, Map<AnyModelClass | ModelCtor, string[][] | null>>();
+onSettingChanged(() => {
+  classPaths = new WeakMap();
+});
+
+/** The column paths the readable fields of `child` read, or null when one needs instances. */
+function fieldPaths(child: Serializer, model: AnyModelClass | ModelCtor): string[][] | null {
   const paths: string[][] = [];
   for (const [, field] of child.fields) {
     if (field.writeOnly) continue;

@@ -36,6 +36,29 @@ test('dumps :: indent like Python', () => {
   );
 });
 
+// ensureAscii on the platform path (compact and indented layouts): a text found to be plain
+// ASCII is kept as it is, any other gets every character from DEL up escaped (CPython 3.11).
+const ASCII_CASES: Array<[string, string]> = [
+  ['plain text', '"plain text"'],
+  ['quote " backslash \\ newline \n tab \t', '"quote \\" backslash \\\\ newline \\n tab \\t"'],
+  ['control \x01 and tilde ~', '"control \\u0001 and tilde ~"'],
+  ['del \x7f', '"del \\u007f"'],
+  ['latin é ÿ', '"latin \\u00e9 \\u00ff"'],
+  ['separators \u2028\u2029', '"separators \\u2028\\u2029"'],
+  ['astral 😀', '"astral \\ud83d\\ude00"'],
+  ['lone \ud800 surrogate', '"lone \\ud800 surrogate"'],
+  ['x'.repeat(5000) + 'é', `"${'x'.repeat(5000)}\\u00e9"`],
+];
+
+test('dumps :: ensureAscii escapes exactly what Python escapes (compact and indented)', () => {
+  for (const [text, expected] of ASCII_CASES) {
+    const label = JSON.stringify(text.slice(0, 40));
+    assert.is(dumps([text, { k: text }], { compact: true }), `[${expected},{"k":${expected}}]`, `compact ${label}`);
+    assert.is(dumps({ k: text }, { indent: 1 }), `{\n "k": ${expected}\n}`, `indent ${label}`);
+    assert.is(dumps(text, { ensureAscii: false, compact: true }), JSON.stringify(text), `unescaped ${label}`);
+  }
+});
+
 test('floats :: Python repr', () => {
   const cases: Array<[number, string]> = [
     [1e16, '1e+16'], [1.5e-7, '1.5e-07'], [0.0001, '0.0001'], [0.00001, '1e-05'], [123e20, '1.23e+22'],
