@@ -28,6 +28,7 @@ import {
 import { htmlHas, isHtmlInput, parseHtmlDict, parseHtmlList, type MultiValueInput } from './utils/html';
 import { getDecimal, quantizeDecimal, type DecimalTuple } from './utils/decimal';
 import { deferValue, isThenable } from './utils/pendingValues';
+import { shallowClone } from './utils/shallowClone';
 import { dumps, floatRepr, loads } from './utils/json';
 import type { ChildInput, ChildOutput, ChoiceValue, DefaultValue, FieldTypes, Localized, NoOptions } from './fieldTypes';
 
@@ -346,8 +347,7 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
    * Override when the field owns other fields (a `child`), to copy them too.
    */
   copy(): this {
-    const clone = Object.create(Object.getPrototypeOf(this) as object) as this;
-    Object.assign(clone, this);
+    const clone = shallowClone(this);
     clone.fieldName = '';
     clone.parent = null;
     clone.source = this.declared.source;
@@ -359,9 +359,12 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
 
   /** Attach the field to `parent` under `fieldName`; fills in `label`, `source` and `sourceAttrs`. */
   bind(fieldName: string, parent: FieldParent): void {
-    assert(this.source !== fieldName,
-      `It is redundant to specify \`source: '${fieldName}'\` on field '${this.constructor.name}' in serializer ` +
-      `'${parent.constructor.name}', because it is the same as the field name. Remove the \`source\` option.`);
+    if (this.source === fieldName) {
+      // The message is built only when it is needed: bind() runs for every field of every serializer instance.
+      assert(false,
+        `It is redundant to specify \`source: '${fieldName}'\` on field '${this.constructor.name}' in serializer ` +
+        `'${parent.constructor.name}', because it is the same as the field name. Remove the \`source\` option.`);
+    }
     this.fieldName = fieldName;
     this.parent = parent;
     if (this.label === null) this.label = capitalize(fieldName.replace(/_/g, ' '));

@@ -1255,10 +1255,13 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   getUniqueForDateValidators(): Validator[] {
     const model = modelOf(metaOf(this));
     const sources = new Set([...this.fields.values()].map((field) => field.source));
-    const queryset = modelQueryset(model) as never;
     const validators: Validator[] = [];
+    // The queryset only when a column needs one: getValidators() runs per serializer instance.
+    let shared: unknown;
     for (const column of getFieldInfo(model).fields) {
-      if (!sources.has(column.name)) continue;
+      if (!sources.has(column.name) || !(column.uniqueForDate || column.uniqueForMonth || column.uniqueForYear)) continue;
+      shared ??= modelQueryset(model);
+      const queryset = shared as never;
       if (column.uniqueForDate) validators.push(new UniqueForDateValidator({ queryset, field: column.name, dateField: column.uniqueForDate }));
       if (column.uniqueForMonth) validators.push(new UniqueForMonthValidator({ queryset, field: column.name, dateField: column.uniqueForMonth }));
       if (column.uniqueForYear) validators.push(new UniqueForYearValidator({ queryset, field: column.name, dateField: column.uniqueForYear }));

@@ -77,10 +77,11 @@ fieldValues('BooleanField allowNull', () => new BooleanField({ allowNull: true }
 });
 
 fieldValues('CharField', () => new CharField(), {
-  valid: [[1, '1'], ['abc', 'abc'], ['  abc  ', 'abc'], [1.5, '1.5']],
+  valid: [[1, '1'], ['abc', 'abc'], ['  abc  ', 'abc'], [1.5, '1.5'], ['a\ud83d\ude00b', 'a\ud83d\ude00b'], ['é\ud83d\ude00', 'é\ud83d\ude00']],
   invalid: [['', ['This field may not be blank.']], ['   ', ['This field may not be blank.']], [true, ['Not a valid string.']],
     [{}, ['Not a valid string.']], [null, ['This field may not be null.']], ['a\x00b', ['Null characters are not allowed.']],
-    ['a\ud800b', ['Surrogate characters are not allowed: U+D800.']]],
+    ['a\ud800b', ['Surrogate characters are not allowed: U+D800.']], ['\ud83d\ude00\udc00', ['Surrogate characters are not allowed: U+DC00.']],
+    ['a\ud83d', ['Surrogate characters are not allowed: U+D83D.']]],
   outputs: [[1, '1'], ['abc', 'abc']],
 });
 
