@@ -2,6 +2,7 @@
  * Content negotiation deals with selecting an appropriate renderer given the incoming
  * request. Typically this will be based on the request's Accept header.
  */
+import { onSettingChanged } from './core/conf';
 import { Http404 } from './core/exceptions';
 import { NotAcceptable } from './exceptions';
 import { apiSettings } from './settings';
@@ -41,10 +42,31 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
     return null;
   }
 
-  /** Given a request and a list of renderers, return a `[renderer, mediaType]` pair. */
+  /**
+   * Given a request and a list of renderers, return a `[renderer, mediaType]` pair. The
+   * choice depends only on the format, the Accept header and the renderers' media types and
+   * formats, so it is remembered per (renderer classes, format, Accept) unless a subclass
+   * overrides `getAcceptList()` or `filterRenderers()` (`negotiationMemo.ts`).
+   */
   selectRenderer(request: Request, renderers: BaseRenderer[], formatSuffix: string | null = null): RendererSelection {
     const formatQueryParam = apiSettings.URL_FORMAT_OVERRIDE;
-    const format = formatSuffix || (formatQueryParam ? request.queryParams.get(formatQueryParam) : undefined);
+    const format = formatSuffix ||
+      (formatQueryParam && request.httpRequest.queryString !== '' ? request.queryParams.get(formatQueryParam) : undefined);
+    if (this.getAcceptList !== defaultGetAcceptList || this.filterRenderers !== defaultFilterRenderers) {
+      return this.chooseRenderer(request, renderers, format);
+    }
+    const key = `${format ?? ''}\n${request.httpRequest.metaHeader('HTTP_ACCEPT') ?? '*/*'}`;
+    const choices = choicesFor(renderers);
+    const known = choices.get(key);
+    if (known !== undefined) return [renderers[known.index], known.mediaType];
+    const selection = this.chooseRenderer(request, renderers, format);
+    const index = renderers.indexOf(selection[0]);
+    if (index >= 0) rememberChoice(choices, key, { index, mediaType: selection[1] });
+    return selection;
+  }
+
+  /** `selectRenderer()`'s work: filter by `format`, then match the Accept list. */
+  private chooseRenderer(request: Request, renderers: BaseRenderer[], format: string | null | undefined): RendererSelection {
     let candidates = renderers;
     if (format) candidates = this.filterRenderers(renderers, format);
 
@@ -80,6 +102,69 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
     const header = request.httpRequest.metaHeader('HTTP_ACCEPT') ?? '*/*';
     return header.split(',').map((token) => token.trim());
   }
+}
+
+const defaultGetAcceptList = DefaultContentNegotiation.prototype.getAcceptList;
+const defaultFilterRenderers = DefaultContentNegotiation.prototype.filterRenderers;
+
+/** A remembered renderer choice: the renderer's index in the list and the accepted media type. */
+interface Choice {
+  index: number;
+  mediaType: string;
+}
+
+/** The most (format, Accept) pairs remembered per renderer list (the Accept header is the client's). */
+const MAX_CHOICES = 64;
+
+/** Per renderer list (by the classes, in order): the media types and formats seen, and the choices. */
+interface ChoiceTable {
+  mediaTypes: string[];
+  formats: string[];
+  choices: Map<string, Choice>;
+}
+
+/** A trie over the renderer classes of a list; `table` at the node of the list's last class. */
+interface ChoiceNode {
+  next: WeakMap<object, ChoiceNode>;
+  table: ChoiceTable | null;
+}
+
+let choiceRoot: ChoiceNode = { next: new WeakMap(), table: null };
+
+onSettingChanged(() => {
+  choiceRoot = { next: new WeakMap(), table: null };
+});
+
+/**
+ * The remembered choices for `renderers`: keyed by their classes, and valid only while the
+ * instances have the media types and formats the table was made with (else a fresh table,
+ * not remembered, is answered).
+ */
+function choicesFor(renderers: BaseRenderer[]): Map<string, Choice> {
+  let node = choiceRoot;
+  for (const renderer of renderers) {
+    const cls = renderer.constructor;
+    let child = node.next.get(cls);
+    if (!child) {
+      child = { next: new WeakMap(), table: null };
+      node.next.set(cls, child);
+    }
+    node = child;
+  }
+  let table = node.table;
+  if (!table) {
+    table = { mediaTypes: renderers.map((r) => r.mediaType), formats: renderers.map((r) => r.format), choices: new Map() };
+    node.table = table;
+  }
+  for (let i = 0; i < renderers.length; i++) {
+    if (renderers[i].mediaType !== table.mediaTypes[i] || renderers[i].format !== table.formats[i]) return new Map();
+  }
+  return table.choices;
+}
+
+function rememberChoice(choices: Map<string, Choice>, key: string, choice: Choice): void {
+  if (choices.size >= MAX_CHOICES) choices.clear();
+  choices.set(key, choice);
 }
 
 export { parseAcceptHeader };

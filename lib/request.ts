@@ -89,6 +89,13 @@ export function isFormMediaType(mediaType: string): boolean {
   return base === 'application/x-www-form-urlencoded' || base === 'multipart/form-data';
 }
 
+/** What `parseBody()` answers once the body was found empty (nothing to wait for). */
+const PARSED: Promise<void> = Promise.resolve();
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function isDataAndFiles(value: unknown): value is DataAndFiles {
   return value !== null && typeof value === 'object' && (value as { isDataAndFiles?: unknown }).isDataAndFiles === true;
 }
@@ -289,8 +296,22 @@ export class Request {
    * original, where parsing happens on first access.
    */
   parseBody(): Promise<void> {
-    if (!this.#parsing) this.#parsing = this.loadDataAndFiles();
+    if (!this.#parsing) {
+      if (this.httpRequest.hasBody) {
+        this.#parsing = this.loadDataAndFiles();
+      } else {
+        // Nothing to read: the empty data is set at once, without an asynchronous step.
+        const mediaType = this.contentType;
+        this.setParsed(mediaType && isFormMediaType(mediaType) ? new QueryDict() : {}, new MultiValueDict<UploadedFile>());
+        this.#parsing = PARSED;
+      }
+    }
     return this.#parsing;
+  }
+
+  /** True once the body has been parsed (or found empty): `data` may be read. */
+  get isBodyParsed(): boolean {
+    return this.#parsed;
   }
 
   private async loadDataAndFiles(): Promise<void> {
@@ -306,6 +327,11 @@ export class Request {
       this.#parsed = true;
       throw error;
     }
+    this.setParsed(data, files);
+  }
+
+  /** Keep the parsed `data` and `files` (merged into `data` when there are files). */
+  private setParsed(data: unknown, files: MultiValueDict<UploadedFile>): void {
     this.#data = data;
     this.#files = files;
     if (files.size > 0) {
@@ -319,7 +345,8 @@ export class Request {
     } else {
       this.#fullData = data;
     }
-    if (isFormMediaType(this.contentType)) {
+    const contentType = this.contentType;
+    if (contentType !== '' && isFormMediaType(contentType)) {
       if (data instanceof QueryDict) this.httpRequest.POST = data;
       this.httpRequest.FILES = files;
     }
@@ -441,7 +468,10 @@ export class Request {
     for (const authenticator of this.authenticators) {
       let result: AuthenticationResult;
       try {
-        result = await authenticator.authenticate(this);
+        // Await only asynchronous answers (an authenticator without credentials to check
+        // may answer at once).
+        const answer = authenticator.authenticate(this);
+        result = isPromiseLike(answer) ? await answer : answer;
       } catch (error) {
         this.notAuthenticated();
         if (error instanceof TypeError && !(error instanceof APIException)) {

@@ -371,7 +371,8 @@ export class APISettings {
 
   /** Read one setting by name; an unknown name throws `Invalid API setting: 'X'`. */
   get<K extends ApiSettingName>(name: K): ApiSettingsValues[K] {
-    if (this.#cache.has(name)) return this.#cache.get(name) as ApiSettingsValues[K];
+    const cached = this.#cache.get(name);
+    if (cached !== undefined || this.#cache.has(name)) return cached as ApiSettingsValues[K];
     if (!Object.prototype.hasOwnProperty.call(this.#defaults, name)) {
       throw new ImproperlyConfigured(`Invalid API setting: '${name}'`);
     }

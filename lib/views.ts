@@ -195,7 +195,7 @@ function hasAttribute(probe: object, key: string): boolean {
 /** A plain view answers HEAD with its `get` handler when it has no `head` of its own. */
 function answerHeadWithGet(view: APIView): void {
   const get = handlerOf(view, 'get');
-  if (get !== undefined && handlerOf(view, 'head') === undefined) Object.assign(view, { head: get });
+  if (get !== undefined && handlerOf(view, 'head') === undefined) (view as APIView & { head?: Handler }).head = get;
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
@@ -526,13 +526,8 @@ export class APIView implements NamedView {
 
   /** Check if the request should be permitted; raise an appropriate exception if not. */
   async checkPermissions(request: Request): Promise<void> {
-    for (const permission of this.getPermissions()) {
-      const allowed = permission.hasPermission(request, this);
-      // Await only asynchronous answers: most permissions answer synchronously.
-      if (!(isPromise(allowed) ? await allowed : allowed)) {
-        this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
-      }
-    }
+    const pending = runPermissionChecks(this, request);
+    if (pending !== undefined) await pending;
   }
 
   /** Check if the request should be permitted for `obj`; raise an appropriate exception if not. */
@@ -547,15 +542,8 @@ export class APIView implements NamedView {
 
   /** Check every throttle; when any refuses, raise `Throttled` with the longest wait. */
   async checkThrottles(request: Request): Promise<void> {
-    const durations: Array<number | null> = [];
-    for (const throttle of this.getThrottles()) {
-      const allowed = throttle.allowRequest(request, this);
-      if (!(isPromise(allowed) ? await allowed : allowed)) durations.push(throttle.wait());
-    }
-    if (durations.length > 0) {
-      const known = durations.filter((duration): duration is number => duration !== null && duration !== undefined);
-      this.throttled(request, known.length > 0 ? Math.max(...known) : null);
-    }
+    const pending = runThrottleChecks(this, request);
+    if (pending !== undefined) await pending;
   }
 
   /** If versioning is being used, determine the version and the scheme of the request. */
@@ -594,11 +582,16 @@ export class APIView implements NamedView {
     request.versioningScheme = scheme;
 
     // Parse now; a parse error is kept and raised where the view reads `request.data`.
-    await request.parseBody().catch(() => undefined);
+    const parsing = request.parseBody();
+    if (!request.isBodyParsed) await parsing.catch(() => undefined);
 
+    // The hooks below are called as overridden; the base implementations run here directly,
+    // waiting only on what answers asynchronously (most permissions and throttles do not).
     await this.performAuthentication(request);
-    await this.checkPermissions(request);
-    await this.checkThrottles(request);
+    const permissions = this.checkPermissions === baseCheckPermissions ? runPermissionChecks(this, request) : this.checkPermissions(request);
+    if (permissions !== undefined) await permissions;
+    const throttles = this.checkThrottles === baseCheckThrottles ? runThrottleChecks(this, request) : this.checkThrottles(request);
+    if (throttles !== undefined) await throttles;
   }
 
   /** Set the renderer on a `Response` and add the default headers to any response. */
@@ -699,15 +692,17 @@ export class APIView implements NamedView {
 declareViewAttributes(APIView, [...API_VIEW_POLICIES.filter((name) => name !== 'schema'), 'throttleScope', 'name', 'suffix', 'detail', 'description']);
 
 // `schema` is an accessor on the prototype (DRF's `DefaultSchema` descriptor): what a view
-// declares or receives is kept aside, and reading it attaches the inspector to the view. Views
-// that never read it pay nothing.
-const declaredSchemas = new WeakMap<APIView, unknown>();
+// declares or receives is kept aside (in a symbol-keyed slot of the instance: a class field
+// `schema = null` sets it for every instance, so it must be cheap), and reading it attaches
+// the inspector to the view. Views that never read it pay nothing.
+const DECLARED_SCHEMA = Symbol('api_framework.declaredSchema');
+type SchemaSlot = { [DECLARED_SCHEMA]?: unknown };
 const resolvedSchemas = new WeakMap<APIView, ViewInspector | null>();
 Object.defineProperty(APIView.prototype, 'schema', {
   configurable: true,
   enumerable: false,
-  get(this: APIView): ViewInspector | null {
-    const declared = declaredSchemas.get(this);
+  get(this: APIView & SchemaSlot): ViewInspector | null {
+    const declared = this[DECLARED_SCHEMA];
     if (declared === undefined) {
       let inspector = resolvedSchemas.get(this);
       if (inspector === undefined) {
@@ -718,10 +713,79 @@ Object.defineProperty(APIView.prototype, 'schema', {
     }
     return attachSchema(this, declared);
   },
-  set(this: APIView, value: unknown): void {
-    declaredSchemas.set(this, value);
+  set(this: APIView & SchemaSlot, value: unknown): void {
+    this[DECLARED_SCHEMA] = value;
   },
 });
 
 // The base class's getter, to tell a class that overrides `allowedMethods` (see `allowHeader`).
 const allowedMethodsGetter = Object.getOwnPropertyDescriptor(APIView.prototype, 'allowedMethods')?.get;
+
+// The base implementations, to tell a view that overrides them (see `initial`).
+/* eslint-disable @typescript-eslint/unbound-method */
+const baseCheckPermissions = APIView.prototype.checkPermissions;
+const baseCheckThrottles = APIView.prototype.checkThrottles;
+/* eslint-enable @typescript-eslint/unbound-method */
+
+/**
+ * `checkPermissions()`'s work: each of `view.getPermissions()` in turn, `permissionDenied()` at
+ * the first refusal. Synchronous while the permissions answer synchronously; a promise from
+ * the first asynchronous answer on.
+ */
+function runPermissionChecks(view: APIView, request: Request): Promise<void> | undefined {
+  const permissions = view.getPermissions();
+  for (let i = 0; i < permissions.length; i++) {
+    const permission = permissions[i];
+    const allowed = permission.hasPermission(request, view);
+    if (isPromise(allowed)) return finishPermissionChecks(view, request, permissions, i, allowed);
+    if (!allowed) view.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+  }
+  return undefined;
+}
+
+async function finishPermissionChecks(
+  view: APIView, request: Request, permissions: BasePermission[], from: number, pending: Promise<boolean>,
+): Promise<void> {
+  for (let i = from; i < permissions.length; i++) {
+    const permission = permissions[i];
+    const answer = i === from ? pending : permission.hasPermission(request, view);
+    if (!(isPromise(answer) ? await answer : answer)) view.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+  }
+}
+
+/**
+ * `checkThrottles()`'s work: every one of `view.getThrottles()` is asked; when any refuses,
+ * `throttled()` with the longest known wait. Synchronous while the throttles answer
+ * synchronously.
+ */
+function runThrottleChecks(view: APIView, request: Request): Promise<void> | undefined {
+  const throttles = view.getThrottles();
+  if (throttles.length === 0) return undefined;
+  const durations: Array<number | null> = [];
+  for (let i = 0; i < throttles.length; i++) {
+    const throttle = throttles[i];
+    const allowed = throttle.allowRequest(request, view);
+    if (isPromise(allowed)) return finishThrottleChecks(view, request, throttles, i, allowed, durations);
+    if (!allowed) durations.push(throttle.wait());
+  }
+  reportThrottled(view, request, durations);
+  return undefined;
+}
+
+async function finishThrottleChecks(
+  view: APIView, request: Request, throttles: BaseThrottle[], from: number, pending: Promise<boolean>, durations: Array<number | null>,
+): Promise<void> {
+  for (let i = from; i < throttles.length; i++) {
+    const throttle = throttles[i];
+    const answer = i === from ? pending : throttle.allowRequest(request, view);
+    if (!(isPromise(answer) ? await answer : answer)) durations.push(throttle.wait());
+  }
+  reportThrottled(view, request, durations);
+}
+
+function reportThrottled(view: APIView, request: Request, durations: Array<number | null>): void {
+  if (durations.length > 0) {
+    const known = durations.filter((duration): duration is number => duration !== null && duration !== undefined);
+    view.throttled(request, known.length > 0 ? Math.max(...known) : null);
+  }
+}

@@ -108,4 +108,71 @@ test('mediatypes :: orderByPrecedence groups most specific first', () => {
   ]);
 });
 
+const ACCEPTS: Array<string | null> = [
+  null, '*/*', 'text/html', 'text/*, application/json', 'text/html;q=0.1, application/json;q=0.9', '*/*, text/plain',
+  'text/*', '*/*;q=0.8', 'application/json; indent=4', 'image/png', 'text/plain; charset=x',
+];
+const FORMATS: Array<[string, string | null]> = [['/', null], ['/?format=txt', null], ['/', 'html'], ['/?format=nope', null], ['/?x=1', null]];
+
+/** The answer of a negotiation, or the error's class name. */
+function outcome(negotiation: DefaultContentNegotiation, accept: string | null, url: string, suffix: string | null, list: BaseRenderer[]): unknown {
+  const headers: Record<string, string> = accept === null ? {} : { accept };
+  const request = new Request(HttpRequest.create({ url, headers }));
+  try {
+    const [renderer, mediaType] = negotiation.selectRenderer(request, list, suffix);
+    return [list.indexOf(renderer), renderer.format, mediaType];
+  } catch (error) {
+    return (error as Error).constructor.name;
+  }
+}
+
+/** DefaultContentNegotiation's choice made afresh every time (a subclass is never remembered). */
+class FreshNegotiation extends DefaultContentNegotiation {
+  override getAcceptList(request: Request): string[] {
+    return super.getAcceptList(request);
+  }
+}
+
+test('remembered choices :: every (Accept, format) row answers what a fresh negotiation answers, asked again too', () => {
+  const fresh = new FreshNegotiation();
+  for (let round = 0; round < 3; round++) {
+    for (const accept of ACCEPTS) {
+      for (const [url, suffix] of FORMATS) {
+        const list = renderers();
+        const expected = outcome(fresh, accept, url, suffix, list);
+        assert.equal(outcome(negotiator, accept, url, suffix, list), expected, `round ${round}: ${accept} ${url} ${suffix}`);
+      }
+    }
+  }
+});
+
+test('remembered choices :: the renderer answered is the instance of this request, at the same place', () => {
+  const first = renderers();
+  const second = renderers();
+  const request = () => new Request(HttpRequest.create({ headers: { accept: 'text/html' } }));
+  assert.is(negotiator.selectRenderer(request(), first)[0], first[1]);
+  assert.is(negotiator.selectRenderer(request(), second)[0], second[1]);
+});
+
+test('remembered choices :: an overridden getAcceptList() or a renderer with another media type is asked every time', () => {
+  let calls = 0;
+  class Counting extends DefaultContentNegotiation {
+    override getAcceptList(request: Request): string[] {
+      calls += 1;
+      return super.getAcceptList(request);
+    }
+  }
+  const counting = new Counting();
+  outcome(counting, 'text/html', '/', null, renderers());
+  outcome(counting, 'text/html', '/', null, renderers());
+  assert.is(calls, 2);
+  // The same classes, one instance changed: its own media type decides.
+  assert.equal(outcome(negotiator, 'text/plain', '/', null, renderers()), [2, 'txt', 'text/plain']);
+  const changed = renderers();
+  Object.defineProperty(changed[2], 'mediaType', { value: 'text/markdown' });
+  assert.equal(outcome(negotiator, 'text/plain', '/', null, changed), 'NotAcceptable');
+  assert.equal(outcome(negotiator, 'text/markdown', '/', null, changed), [2, 'txt', 'text/markdown']);
+  assert.equal(outcome(negotiator, 'text/plain', '/', null, renderers()), [2, 'txt', 'text/plain']);
+});
+
 test.run();

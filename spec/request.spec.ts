@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { overrideSettings } from '../lib/core/conf';
-import { HttpRequest, type AuthUser } from '../lib/core/http';
+import { HttpRequest, QueryDict, type AuthUser } from '../lib/core/http';
 import { AuthenticationFailed } from '../lib/exceptions';
 import { DefaultContentNegotiation } from '../lib/negotiation';
 import { JSONParser } from '../lib/parsers';
@@ -109,6 +109,54 @@ test('auth :: an APIException stops the chain, other errors are wrapped', async 
   } catch (error) {
     assert.instance(error, WrappedAttributeError);
   }
+});
+
+test('auth :: synchronous and asynchronous authenticators mix; a rejection is handled like a throw', async () => {
+  const calls: string[] = [];
+  const request = make({}, [
+    { authenticate: async () => { calls.push('async-none'); return null; } },
+    { authenticate: () => { calls.push('sync-none'); return null; } },
+    { authenticate: async () => { calls.push('async-alice'); return [alice, 'a'] as [AuthUser, unknown]; } },
+    { authenticate: () => { calls.push('sync-bob'); return [bob, 'b'] as [AuthUser, unknown]; } },
+  ]);
+  await request.authenticate();
+  assert.equal(calls, ['async-none', 'sync-none', 'async-alice']);
+  assert.is(request.user, alice);
+  assert.is(request.auth, 'a');
+  const rejected = make({}, [{ authenticate: () => Promise.reject(new AuthenticationFailed()) }]);
+  try {
+    await rejected.authenticate();
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, AuthenticationFailed);
+  }
+  assert.is(rejected.user?.isAnonymous, true);
+  const broken = make({}, [{ authenticate: () => Promise.reject(new TypeError('x is undefined')) }]);
+  try {
+    await broken.authenticate();
+    assert.unreachable('should throw');
+  } catch (error) {
+    assert.instance(error, WrappedAttributeError);
+  }
+});
+
+test('data :: a request without a body is parsed at once; one with a body once awaited', async () => {
+  const empty = make({ method: 'GET' });
+  const pending = empty.parseBody();
+  assert.ok(empty.isBodyParsed, 'no body: parsed without waiting');
+  assert.equal(empty.data, {});
+  await pending;
+  const form = make({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  void form.parseBody();
+  assert.ok(form.isBodyParsed);
+  assert.is(form.data instanceof QueryDict, true, 'an empty form is an empty QueryDict');
+  assert.is(form.httpRequest.POST, form.data, 'and it is the host request\'s POST');
+  const json = make({ method: 'POST', body: '{"x": 1}', headers: { 'content-type': 'application/json' } });
+  const parsing = json.parseBody();
+  assert.not.ok(json.isBodyParsed, 'a body is read asynchronously');
+  await parsing;
+  assert.ok(json.isBodyParsed);
+  assert.equal(json.data, { x: 1 });
 });
 
 test('forceAuthenticate :: replaces the authenticators', async () => {

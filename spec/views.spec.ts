@@ -226,6 +226,99 @@ test('throttles :: all are checked, the longest wait is reported', async () => {
   assert.is(response.text, '{"detail":"Request was throttled. Expected available in 11 seconds."}');
 });
 
+// Permissions answering synchronously or asynchronously, in every order: [answers, expected
+// status, expected body, permissions asked]. The first refusal decides and stops the checks.
+const PERMISSION_ROWS: Array<[Array<boolean | 'async-true' | 'async-false'>, number, string, number]> = [
+  [[true, true], 200, '{"method":"GET"}', 2],
+  [['async-true', true], 200, '{"method":"GET"}', 2],
+  [[true, 'async-true', 'async-true'], 200, '{"method":"GET"}', 3],
+  [[false, 'async-true'], 403, '{"detail":"denied 0"}', 1],
+  [['async-false', true], 403, '{"detail":"denied 0"}', 1],
+  [['async-true', false, true], 403, '{"detail":"denied 1"}', 2],
+  [[true, 'async-true', 'async-false', false], 403, '{"detail":"denied 2"}', 3],
+  [['async-true', 'async-true', false], 403, '{"detail":"denied 2"}', 3],
+];
+
+test('permissions :: synchronous and asynchronous answers in any order, for every row', async () => {
+  for (const [answers, status, body, asked] of PERMISSION_ROWS) {
+    let calls = 0;
+    const classes = answers.map((answer, index) => class {
+      message = `denied ${index}`;
+      hasPermission(): boolean | Promise<boolean> {
+        calls += 1;
+        if (answer === 'async-true') return Promise.resolve(true);
+        if (answer === 'async-false') return Promise.resolve(false);
+        return answer;
+      }
+    });
+    class Checked extends ExampleView {
+      override authenticationClasses = [BasicLike];
+      override permissionClasses = classes as never;
+    }
+    const response = await call(Checked.asView(), { headers: { authorization: 'good' } });
+    const row = JSON.stringify(answers);
+    assert.is(response.status, status, row);
+    assert.is(response.text, body, row);
+    assert.is(calls, asked, row);
+  }
+});
+
+// Throttles answering synchronously or asynchronously: all are asked, the longest wait wins.
+const THROTTLE_ROWS: Array<[Array<[boolean | 'async-true' | 'async-false', number | null]>, number, string | undefined]> = [
+  [[[true, null], ['async-true', null]], 200, undefined],
+  [[['async-false', 3], [false, 7]], 429, '7'],
+  [[[false, 9], ['async-false', 2], [true, null]], 429, '9'],
+  [[['async-true', null], ['async-false', null]], 429, undefined],
+  [[[true, null], ['async-true', null], ['async-false', 4.2]], 429, '5'],
+];
+
+test('throttles :: synchronous and asynchronous answers, every throttle asked, for every row', async () => {
+  for (const [answers, status, retryAfter] of THROTTLE_ROWS) {
+    let calls = 0;
+    const classes = answers.map(([answer, wait]) => class {
+      allowRequest(): boolean | Promise<boolean> {
+        calls += 1;
+        if (answer === 'async-true') return Promise.resolve(true);
+        if (answer === 'async-false') return Promise.resolve(false);
+        return answer;
+      }
+      wait(): number | null {
+        return wait;
+      }
+    });
+    class Checked extends ExampleView {
+      override throttleClasses = classes as never;
+    }
+    const response = await call(Checked.asView());
+    const row = JSON.stringify(answers);
+    assert.is(response.status, status, row);
+    assert.is(response.getHeader('Retry-After'), retryAfter, row);
+    assert.is(calls, answers.length, row);
+  }
+});
+
+test('initial :: overridden checkPermissions(), checkThrottles() and performAuthentication() are called', async () => {
+  const calls: string[] = [];
+  class Hooked extends ExampleView {
+    override async performAuthentication(request: Request): Promise<void> {
+      calls.push('authentication');
+      await super.performAuthentication(request);
+    }
+    override async checkPermissions(request: Request): Promise<void> {
+      calls.push('permissions');
+      await super.checkPermissions(request);
+    }
+    override checkThrottles(_request: Request): Promise<void> {
+      calls.push('throttles');
+      return Promise.reject(new AuthenticationFailed('from the hook'));
+    }
+  }
+  const response = await call(Hooked.asView());
+  assert.equal(calls, ['authentication', 'permissions', 'throttles']);
+  assert.is(response.status, 403);
+  assert.is(response.text, '{"detail":"from the hook"}');
+});
+
 test('exception handler :: host exceptions and validation errors', async () => {
   class Raising extends APIView {
     get(_request: Request, kwargs: Record<string, unknown>) {

@@ -3,7 +3,7 @@
  * `RemoteUserMiddleware` logs in the user named by the web server's `REMOTE_USER`.
  */
 import { ImproperlyConfigured } from '../../lib/core/conf';
-import type { HttpRequest, HttpResponse } from '../../lib/core/http';
+import type { AuthUser, HttpRequest, HttpResponse } from '../../lib/core/http';
 import { AnonymousUser, authenticate, getUser, login, logout, BACKEND_SESSION_KEY } from './index';
 import { loadBackend } from './backendRegistry';
 import { RemoteUserBackend } from './backends';
@@ -18,24 +18,37 @@ export class AuthenticationMiddleware {
   constructor(protected readonly getResponse: GetResponse) {}
 
   /** Load the user, then run the rest of the chain. */
-  async handle(request: HttpRequest): Promise<HttpResponse> {
-    if (!request.session) {
-      throw new ImproperlyConfigured(
-        "The Django authentication middleware requires session middleware to be installed. Edit your MIDDLEWARE setting to insert 'contrib.sessions.middleware.SessionMiddleware' before 'contrib.auth.middleware.AuthenticationMiddleware'.",
-      );
-    }
+  handle(request: HttpRequest): Promise<HttpResponse> {
     const session = request.session;
+    if (!session) {
+      return Promise.reject(new ImproperlyConfigured(
+        "The Django authentication middleware requires session middleware to be installed. Edit your MIDDLEWARE setting to insert 'contrib.sessions.middleware.SessionMiddleware' before 'contrib.auth.middleware.AuthenticationMiddleware'.",
+      ));
+    }
     const wasAccessed = session.accessed;
-    // No session cookie and nothing written yet: nobody is logged in, no store to ask.
-    const user = session.sessionKey === null && !session.modified ? new AnonymousUser() : await getUser(request);
-    // As the host framework's lazy `request.user`: the session counts as read (`Vary: Cookie`)
-    // only once something reads the user, not because the middleware loaded it ahead of time.
-    if (!session.modified) session.accessed = wasAccessed;
-    request.attachUser(user, () => {
-      session.accessed = true;
+    // No session cookie and nothing written yet: nobody is logged in, no store to ask (and no
+    // asynchronous step).
+    if (session.sessionKey === null && !session.modified) {
+      attachSessionUser(request, session, wasAccessed, new AnonymousUser());
+      return Promise.resolve(this.getResponse(request));
+    }
+    return getUser(request).then((user) => {
+      attachSessionUser(request, session, wasAccessed, user);
+      return this.getResponse(request);
     });
-    return this.getResponse(request);
   }
+}
+
+/**
+ * Set `user` on the request. As the host framework's lazy `request.user`: the session counts
+ * as read (`Vary: Cookie`) only once something reads the user, not because the middleware
+ * loaded it ahead of time.
+ */
+function attachSessionUser(request: HttpRequest, session: NonNullable<HttpRequest['session']>, wasAccessed: boolean, user: AuthUser): void {
+  if (!session.modified) session.accessed = wasAccessed;
+  request.attachUser(user, () => {
+    session.accessed = true;
+  });
 }
 
 /**

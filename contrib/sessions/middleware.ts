@@ -41,16 +41,20 @@ export class SessionMiddleware {
   }
 
   /** Attach `request.session`, run the chain, then persist the session. */
-  async handle(request: HttpRequest): Promise<HttpResponse> {
-    const Store = this.storeClass(request);
-    const key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
-    const session = new Store(key);
-    // Without a session cookie there is nothing to load (the store starts empty).
-    if (key !== null) await session.ensureLoaded();
-    request.session = session;
-    const response = await this.getResponse(request);
-    const processed = this.processResponse(request, response);
-    return processed instanceof Promise ? await processed : processed;
+  handle(request: HttpRequest): Promise<HttpResponse> {
+    let session: InstanceType<SessionStoreClass>;
+    let key: string | null;
+    try {
+      const Store = this.storeClass(request);
+      key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
+      session = new Store(key);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Without a session cookie there is nothing to load (the store starts empty): no
+    // asynchronous step.
+    if (key !== null) return session.ensureLoaded().then(() => runWithSession(this, request, session));
+    return runWithSession(this, request, session);
   }
 
   /**
@@ -110,4 +114,12 @@ export class SessionMiddleware {
     });
     return response;
   }
+}
+
+/** The rest of `SessionMiddleware.handle()`: attach the loaded session, run the chain, persist. */
+function runWithSession(
+  middleware: SessionMiddleware, request: HttpRequest, session: InstanceType<SessionStoreClass>,
+): Promise<HttpResponse> {
+  request.session = session;
+  return Promise.resolve(middleware['getResponse'](request)).then((response) => middleware.processResponse(request, response));
 }

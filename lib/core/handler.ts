@@ -202,13 +202,20 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/**
+ * Wrap a middleware's step so that an error it raises (synchronously or as a rejection)
+ * becomes the error response the outer middleware sees. One promise reaction, no async frame.
+ */
 function convertExceptionToResponse(getResponse: GetResponse): GetResponse {
-  return async (request) => {
+  return (request) => {
+    let pending: Promise<HttpResponse>;
     try {
-      return await getResponse(request);
+      pending = getResponse(request);
     } catch (error) {
       return responseForException(request, error);
     }
+    const onError = (error: unknown): Promise<HttpResponse> => responseForException(request, error);
+    return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(undefined, onError);
   };
 }
 

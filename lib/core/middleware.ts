@@ -60,14 +60,26 @@ export class MiddlewareMixin implements Middleware {
     return response;
   }
 
-  /** Runs the hooks around the next handler (a hook's answer is awaited only when it is a promise). */
-  async handle(request: HttpRequest): Promise<HttpResponse> {
-    let early = this.processRequest(request);
-    if (isPromiseLike(early)) early = await early;
-    const response = early ?? (await this.getResponse(request));
-    const processed = this.processResponse(request, response);
-    return isPromiseLike(processed) ? await processed : processed;
+  /**
+   * Runs the hooks around the next handler (a hook's answer is awaited only when it is a
+   * promise). Errors of the hooks reject the returned promise.
+   */
+  handle(request: HttpRequest): Promise<HttpResponse> {
+    let early: ReturnType<MiddlewareMixin['processRequest']>;
+    try {
+      early = this.processRequest(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (isPromiseLike(early)) return Promise.resolve(early).then((answer) => respond(this, request, answer));
+    return respond(this, request, early);
   }
+}
+
+/** The rest of `MiddlewareMixin.handle()` once `processRequest()` answered `early`. */
+function respond(middleware: MiddlewareMixin, request: HttpRequest, early: HttpResponse | null | undefined): Promise<HttpResponse> {
+  const pending = early !== null && early !== undefined ? Promise.resolve(early) : Promise.resolve(middleware['getResponse'](request));
+  return pending.then((response) => middleware.processResponse(request, response));
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -672,6 +672,77 @@ handler('rendering :: responses with render() are rendered after the view', asyn
   assert.is(response.text, 'rendered late');
 });
 
+// [query, status, body or null, X-Trail seen by Outer or null]: a middleware step failing
+// synchronously or asynchronously becomes the error response the middleware around it sees.
+const CHAIN_ROWS: Array<[string, number, string | null, string | null, string | null]> = [
+  ['', 200, 'ok 3', 'none', 'outer:request,inner:request,inner:view:ok,inner:response,outer:response'],
+  ['?fail=sync', 500, null, null, 'outer:request,outer:response'],
+  ['?fail=async', 500, null, null, 'outer:request,outer:response'],
+  ['?fail=plain', 200, 'plain answer', null, 'outer:request,outer:response'],
+  ['?hook=request', 500, null, null, 'outer:request,outer:response'],
+  ['?hook=response', 500, null, null, 'outer:request,inner:request,inner:view:ok,inner:response,outer:response'],
+  ['?hook=early', 202, 'early answer', 'early', 'outer:request,outer:response'],
+  ['?hook=late', 200, 'ok 3', 'late', 'outer:request,inner:request,inner:view:ok,inner:response,outer:response'],
+];
+
+handler('middleware :: errors of a step, thrown or rejected, become the response the outer middleware sees, for every row', async () => {
+  await overrideSettings({
+    MIDDLEWARE: ['spec.core.fixtures.middleware.Outer', 'spec.core.fixtures.middleware.Failing', 'spec.core.fixtures.middleware.Hooks', 'spec.core.fixtures.middleware.Inner'],
+  }, async () => {
+    for (const [query, status, body, hooks, trail] of CHAIN_ROWS) {
+      const { result: response } = await quietly(() => get(`/ok/${query}`));
+      assert.is(response.status, status, query);
+      if (body !== null) assert.is(response.text, body, query);
+      assert.is(response.getHeader('X-Hooks'), hooks ?? undefined, query);
+      assert.is(response.getHeader('X-Trail'), trail ?? undefined, query);
+    }
+  });
+});
+
+handler('middleware :: the framework middleware answer a rejected promise (never a throw) when they fail', async () => {
+  const { AuthenticationMiddleware } = await import('../../contrib/auth/middleware');
+  const { SessionMiddleware } = await import('../../contrib/sessions/middleware');
+  const { CsrfViewMiddleware } = await import('../../lib/core/middleware/csrf');
+  const { MiddlewareMixin } = await import('../../lib/core/middleware');
+  const next = async () => new HttpResponse('next');
+  class BrokenStore extends SessionMiddleware {
+    override storeClass(): never {
+      throw new Error('no store');
+    }
+  }
+  class BrokenHook extends MiddlewareMixin {
+    override processRequest(): never {
+      throw new Error('no request');
+    }
+  }
+  const request = () => HttpRequest.create({ url: '/', headers: { host: 'testserver' } });
+  const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
+    ['AuthenticationMiddleware without a session', () => new AuthenticationMiddleware(next).handle(request()), /requires session middleware/],
+    ['SessionMiddleware with a failing store', () => new BrokenStore(next).handle(request()), /no store/],
+    ['MiddlewareMixin with a failing processRequest', () => new BrokenHook(next).handle(request()), /no request/],
+  ];
+  for (const [label, run, message] of cases) {
+    let pending: Promise<unknown> | undefined;
+    assert.not.throws(() => {
+      pending = run();
+    }, label);
+    try {
+      await pending;
+      assert.unreachable(label);
+    } catch (error) {
+      assert.match((error as Error).message, message, label);
+    }
+  }
+  await overrideSettings({ CSRF_USE_SESSIONS: true }, async () => {
+    // CSRF_USE_SESSIONS without a session: the error arrives as a rejection too.
+    let pending: Promise<unknown> | undefined;
+    assert.not.throws(() => {
+      pending = new CsrfViewMiddleware(next).handle(request());
+    });
+    await pending?.then(() => undefined, () => undefined);
+  });
+});
+
 handler('settings :: the chain is rebuilt when MIDDLEWARE changes', async () => {
   await overrideSettings({ MIDDLEWARE: [] }, async () => {
     const response = await get('/ok/');

@@ -205,7 +205,9 @@ export class HttpRequest {
   /** The request cookies by name. */
   get cookies(): Record<string, string> {
     if (!this.cookieCache) {
-      this.cookieCache = parseCookie(cookieHeaderText(this.headers.cookie));
+      const header = this.headers.cookie;
+      // No Cookie header: what parseCookie('') answers, an empty object without a prototype.
+      this.cookieCache = header === undefined ? (Object.create(null) as Record<string, string>) : parseCookie(cookieHeaderText(header));
     }
     return this.cookieCache;
   }

@@ -20,6 +20,29 @@ export function patchVaryHeaders(response: HttpResponse, newHeaders: string | re
     response.setHeader('Vary', newHeaders);
     return;
   }
+  // The merge depends on the two values only: the pairs that come back (`Accept` + `Cookie`)
+  // are merged once.
+  const added = typeof newHeaders === 'string' ? newHeaders : newHeaders.length === 1 ? newHeaders[0] : null;
+  if (added === null) {
+    response.setHeader('Vary', mergeVary(current, newHeaders));
+    return;
+  }
+  const key = current === undefined ? `-${added}` : `${current.length}:${current}${added}`;
+  let merged = mergedVary.get(key);
+  if (merged === undefined) {
+    merged = mergeVary(current, added);
+    if (mergedVary.size >= MAX_MERGED) mergedVary.clear();
+    mergedVary.set(key, merged);
+  }
+  response.setHeader('Vary', merged);
+}
+
+/** The most (current, added) pairs whose merge is remembered. */
+const MAX_MERGED = 256;
+const mergedVary = new Map<string, string>();
+
+/** The `Vary` value `current` patched with `newHeaders`. */
+function mergeVary(current: string | undefined, newHeaders: string | readonly string[]): string {
   const vary = current === undefined ? [] : current.split(VARY_SEPARATOR).filter(Boolean);
   const seen = new Set(vary.map((header) => header.toLowerCase()));
   const additional = typeof newHeaders === 'string' ? newHeaders.split(VARY_SEPARATOR) : newHeaders;
@@ -29,5 +52,5 @@ export function patchVaryHeaders(response: HttpResponse, newHeaders: string | re
     seen.add(key);
     vary.push(header);
   }
-  response.setHeader('Vary', seen.has('*') ? '*' : vary.join(', '));
+  return seen.has('*') ? '*' : vary.join(', ');
 }

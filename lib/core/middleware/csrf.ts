@@ -446,13 +446,16 @@ export class CsrfViewMiddleware {
   constructor(protected readonly getResponse: (request: HttpRequest) => Promise<HttpResponse>) {}
 
   /** Load the incoming token, run the rest of the chain, then set the cookie when needed. */
-  async handle(request: HttpRequest): Promise<HttpResponse> {
+  handle(request: HttpRequest): Promise<HttpResponse> {
     // The cookie is read when a token is first asked for (getToken(), rotateToken(), the
     // check of an unsafe request): reading it has no other effect. The session is read here,
     // as the host framework does, because reading it is seen (Vary: Cookie).
-    if (settings.CSRF_USE_SESSIONS) loadToken(request);
-    const response = await this.getResponse(request);
-    return this.processResponse(request, response);
+    try {
+      if (settings.CSRF_USE_SESSIONS) loadToken(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(this.getResponse(request)).then((response) => this.processResponse(request, response));
   }
 
   /**
