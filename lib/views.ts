@@ -722,10 +722,8 @@ Object.defineProperty(APIView.prototype, 'schema', {
 const allowedMethodsGetter = Object.getOwnPropertyDescriptor(APIView.prototype, 'allowedMethods')?.get;
 
 // The base implementations, to tell a view that overrides them (see `initial`).
-/* eslint-disable @typescript-eslint/unbound-method */
 const baseCheckPermissions = APIView.prototype.checkPermissions;
 const baseCheckThrottles = APIView.prototype.checkThrottles;
-/* eslint-enable @typescript-eslint/unbound-method */
 
 /**
  * `checkPermissions()`'s work: each of `view.getPermissions()` in turn, `permissionDenied()` at

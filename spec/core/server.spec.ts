@@ -10,7 +10,7 @@ import { Client, request } from 'undici';
 import { overrideSettings, PROJECT_ROOT } from '../../lib/core/conf';
 import { runServer, type RunningServer } from '../../lib/core/server';
 import { handleRequest } from '../../lib/core/handler';
-import { HttpRequest } from '../../lib/core/http';
+import { HttpRequest, HttpResponse } from '../../lib/core/http';
 
 const server = suite<{ running: RunningServer; restore: () => void; client: Client }>('server');
 
