@@ -124,8 +124,24 @@ class DProbe extends BaseModel {
   declare owner?: DOwner | null;
 }
 
+/** A model whose instances carry a class field: built by Sequelize's `bulkBuild`, never by the fast builder. */
+@Table({ tableName: 'dectest_fielded', timestamps: false })
+class DFielded extends BaseModel {
+  declare static objects: Manager<DFielded>;
+  static override meta: ModelMeta = { appLabel: 'dectest' };
+
+  /** Set by the constructor: must be there on every instance. */
+  notes: string[] = ['constructed'];
+
+  @Column(field({ type: DataType.INTEGER, primaryKey: true, autoIncrement: true }))
+  declare id: number;
+
+  @Column({ type: DataType.BOOLEAN, allowNull: true })
+  declare flag: boolean | null;
+}
+
 const test = suite('core/db/compiled reads: decoding');
-useTestDatabase(test, { models: [DGroup, DOwner, DProbe] });
+useTestDatabase(test, { models: [DGroup, DOwner, DProbe, DFielded] });
 
 test.before(async () => {
   const staff = await DGroup.objects.create({ title: 'staff', meta: { tags: ['a', 1, null], deep: { x: true } } });
@@ -162,7 +178,11 @@ function snapshot(instance: unknown): unknown {
     values,
     previous,
     isNewRecord: internals.isNewRecord,
+    uniqno: (instance as unknown as { uniqno: unknown }).uniqno,
     changed: instance.changed(),
+    optionKeys: Object.keys(internals._options).sort(),
+    ownKeys: Object.getOwnPropertyNames(instance),
+    includes: ((internals._options as { include?: Array<{ as: string }> }).include ?? []).map((entry) => entry.as),
     options: { isNewRecord: internals._options.isNewRecord, raw: internals._options.raw, includeNames: internals._options.includeNames, attributes: internals._options.attributes },
   };
 }
@@ -202,6 +222,38 @@ test('instances: included objects are instances of the related model, a missing 
   assert.instance(probes[0].stamp, Date);
   assert.is(probes[0].flag, true);
   assert.is(probes[1].flag, false);
+});
+
+/** Calls of `model.bulkBuild` while `fn` runs. */
+async function bulkBuildCalls(model: { bulkBuild: unknown }, fn: () => Promise<unknown>): Promise<number> {
+  let calls = 0;
+  const original = model.bulkBuild as (...args: unknown[]) => unknown;
+  Object.defineProperty(model, 'bulkBuild', {
+    configurable: true,
+    writable: true,
+    value(this: unknown, ...args: unknown[]) {
+      calls += 1;
+      return original.apply(this, args);
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    delete (model as { bulkBuild?: unknown }).bulkBuild;
+  }
+  return calls;
+}
+
+test('instances: built without bulkBuild once a shape is known; a model with a constructor keeps bulkBuild', async () => {
+  await DProbe.objects.selectRelated('owner__group').orderBy('id').fetch();
+  assert.is(await bulkBuildCalls(DProbe, () => DProbe.objects.selectRelated('owner__group').orderBy('id').fetch()), 0, 'fast builder');
+  await DFielded.objects.create({ flag: true });
+  await DFielded.objects.create({ flag: null });
+  const expected = (await DFielded.findAll({ order: [['id', 'ASC']] })).map(snapshot);
+  const rows = await DFielded.objects.orderBy('id').fetch();
+  assert.equal(rows.map(snapshot), expected);
+  assert.equal(rows.map((row) => row.notes), [['constructed'], ['constructed']], 'the constructor ran');
+  assert.ok((await bulkBuildCalls(DFielded, () => DFielded.objects.orderBy('id').fetch())) > 0, 'bulkBuild kept');
 });
 
 const VALUE_CASES: Array<[string, () => QuerySet<DProbe>, string[]]> = [
