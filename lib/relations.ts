@@ -9,7 +9,7 @@ import { ImproperlyConfigured } from './core/exceptions';
 import { resolve, NoReverseMatch, Resolver404 } from './core/urls';
 import { getFieldInfo, ObjectDoesNotExist, type QuerySet } from './core/db';
 import type { Model, ModelCtor } from 'sequelize-typescript';
-import { reverse, type ReverseRequest } from './reverse';
+import { reverse, reverseRequestKey, type ReverseRequest } from './reverse';
 import { apiSettings } from './settings';
 import {
   empty, Field, getAttribute, pythonStr, pythonTypeName, type FieldOptions, type SelectOption, iterOptions,
@@ -381,6 +381,15 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
   format!: string | null;
   /** The reverse function (replaceable in tests). */
   reverse = reverse;
+  /**
+   * The URLs this field answered, by request key and lookup value; shared by the field's
+   * copies (`copy()` keeps the reference), so a serializer class's hyperlinks are reversed once
+   * per object, not once per request. Used only while `getUrl()` and `reverse` are the
+   * library's own (then a URL follows from the view name, lookup value, format and request key).
+   */
+  private urlMemo: UrlMemo = new Map();
+  /** The memo's part for the request being represented (per bound copy). */
+  private urlMemoPart: { request: unknown; format: string | null; urls: Map<unknown, string> | null } | null = null;
 
   constructor(options: O | HyperlinkedFieldOptions) {
     const { viewName, lookupField, lookupUrlKwarg, format } = options;
@@ -459,9 +468,22 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
     const request = context.request as ContextRequest;
     let format = (context.format as string | null | undefined) ?? null;
     if (format && this.format && this.format !== format) format = this.format;
+    const urls = this.memoisedUrls(request, format);
+    let lookupValue: unknown = null;
+    if (urls !== null) {
+      lookupValue = this.memoLookupValue(value);
+      if (lookupValue !== null) {
+        const known = urls.get(lookupValue);
+        if (known !== undefined) return known;
+      }
+    }
     let url: string | null;
     try {
       url = this.getUrl(value, this.viewName, request, format);
+      if (urls !== null && lookupValue !== null && url !== null) {
+        if (urls.size >= MAX_MEMOISED_URLS) urls.clear();
+        urls.set(lookupValue, url);
+      }
     } catch (error) {
       if (!(error instanceof NoReverseMatch)) throw error;
       let msg = `Could not resolve URL for hyperlinked relationship using view name "${this.viewName}". You may have ` +
@@ -475,7 +497,71 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
     }
     return url;
   }
+
+  /**
+   * The URL `toRepresentation(value)` answers in `context` when this field (or a copy) already
+   * answered it for the same request key, format and lookup value; undefined when it is not
+   * known (call `toRepresentation()`, which keeps it). For the representation plan, which
+   * represents a class's fields without binding them per serializer.
+   */
+  knownUrl(value: unknown, context: Record<string, unknown>): string | undefined {
+    if (!('request' in context)) return undefined;
+    let format = (context.format as string | null | undefined) ?? null;
+    if (format && this.format && this.format !== format) format = this.format;
+    const urls = this.memoisedUrls(context.request as ContextRequest, format);
+    if (urls === null) return undefined;
+    const lookupValue = this.memoLookupValue(value);
+    return lookupValue === null ? undefined : urls.get(lookupValue);
+  }
+
+  /**
+   * The memoised URLs for `request` and `format`, or null when URLs cannot be memoised here: a
+   * `getUrl()` or `reverse` of one's own, or a request whose versioning scheme builds URLs.
+   */
+  private memoisedUrls(request: ContextRequest, format: string | null): Map<unknown, string> | null {
+    if (this.getUrl !== HyperlinkedRelatedField.prototype.getUrl || this.reverse !== reverse) return null;
+    const part = this.urlMemoPart;
+    if (part !== null && part.request === request && part.format === format) return part.urls;
+    const requestKey = reverseRequestKey(request);
+    let urls: Map<unknown, string> | null = null;
+    if (requestKey !== null) {
+      const key = `${requestKey}|${format ?? '-'}|${this.lookupField}|${this.lookupUrlKwarg}|${this.viewName}`;
+      urls = this.urlMemo.get(key) ?? null;
+      if (urls === null) {
+        if (this.urlMemo.size >= MAX_MEMOISED_REQUEST_KEYS) this.urlMemo.clear();
+        urls = new Map();
+        this.urlMemo.set(key, urls);
+      }
+    }
+    this.urlMemoPart = { request, format, urls };
+    return urls;
+  }
+
+  /**
+   * The lookup value `getUrl()` reverses with, when it is a memo key (a string or number);
+   * null otherwise (no URL for an unsaved object, or a value whose text could change).
+   */
+  private memoLookupValue(obj: unknown): string | number | null {
+    const pk = (obj as { pk?: unknown } | null | undefined)?.pk;
+    if (pk === null || pk === undefined || pk === '') return null;
+    let lookupValue: unknown = pk;
+    if (this.lookupField !== 'pk') {
+      try {
+        lookupValue = getAttribute(obj, [this.lookupField]);
+      } catch {
+        return null; // getUrl() reads it again and raises
+      }
+    }
+    return typeof lookupValue === 'string' || (typeof lookupValue === 'number' && Number.isFinite(lookupValue)) ? lookupValue : null;
+  }
 }
+
+/** A hyperlinked field's memo: request key (with view name and lookup) -> lookup value -> URL. */
+type UrlMemo = Map<string, Map<unknown, string>>;
+
+/** The most URLs kept per request key, and request keys per field; past them a memo starts over. */
+const MAX_MEMOISED_URLS = 4096;
+const MAX_MEMOISED_REQUEST_KEYS = 64;
 
 /** Options of `HyperlinkedIdentityField` (always read-only, `source: '*'`). */
 export type HyperlinkedIdentityFieldOptions = Omit<HyperlinkedFieldOptions, 'source' | 'readOnly'>;

@@ -7,8 +7,11 @@
  * - `reverse(viewname, { args, kwargs, request, format, currentApp, urlconf })` from
  *   `lib/reverse.ts` applies `request.versioningScheme` and keeps `?format=`; `reverseLazy(...)`
  *   returns a `LazyURL` resolved on first use (module-level URLs).
+ * - `reverseRequestKey(request)` keys what `reverse()` reads from a request (scheme and host,
+ *   the kept `?format=`, the URL memo's generation); null under a versioning scheme. Memos of
+ *   reversed URLs (the hyperlinked fields') are valid per key.
  */
-import { reverse as urlsReverse, NoReverseMatch, type UrlConfModule } from './core/urls';
+import { reverse as urlsReverse, NoReverseMatch, reverseMemoGeneration, type UrlConfModule } from './core/urls';
 import type { HttpRequest } from './core/http';
 import { apiSettings } from './settings';
 import { replaceQueryParam } from './utils/urls';
@@ -88,6 +91,27 @@ export function reverse(viewname: string, options: ReverseOptions = {}): string 
     url = plainReverse(viewname, options);
   }
   return preserveBuiltinQueryParams(url, request);
+}
+
+/**
+ * What `reverse(viewname, { kwargs, request, format })` reads from `request`, as a key: two
+ * requests with the same key get the same URLs for the same view name and arguments (the
+ * scheme and host of absolute URIs, the kept `?format=` value), as long as the key's memo
+ * generation holds (URL confs and settings unchanged). Null when the request's versioning
+ * scheme builds its URLs (then nothing can be assumed). For memos of reversed URLs, such as
+ * the hyperlinked fields' in a list.
+ */
+export function reverseRequestKey(request: ReverseRequest | HttpRequest | null | undefined): string | null {
+  if (!request) return `${reverseMemoGeneration()}|-`;
+  if ('versioningScheme' in request && request.versioningScheme) return null;
+  const hostRequest = hostRequestOf(request);
+  if (!hostRequest) return `${reverseMemoGeneration()}|-`;
+  // Absolute URIs of reversed paths (always `/...`) depend on the request only through the
+  // scheme and host it answers for `/`.
+  const base = hostRequest.buildAbsoluteUri('/');
+  const param = apiSettings.URL_FORMAT_OVERRIDE;
+  const kept = param && hostRequest.query.has(param) ? `s${hostRequest.query.get(param) ?? ''}` : '-';
+  return `${reverseMemoGeneration()}|${kept}|${base}`;
 }
 
 /**

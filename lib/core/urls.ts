@@ -40,3 +40,4 @@ export {
 } from './urls/resolvers';
 export { include, path, rePath, type PatternOptions } from './urls/conf';
 export { reverse, type ReverseOptions } from './urls/reverse';
+export { reverseMemoGeneration } from './urls/reverseMemo';

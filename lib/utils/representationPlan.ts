@@ -22,7 +22,8 @@ import {
   BooleanField, CharField, ChoiceField, classHasCustomGetter, DateTimeField, Field, IntegerField, ReadOnlyField,
   SkipField, utcIsoString,
 } from '../fields';
-import { PKOnlyObject } from '../relations';
+import { HyperlinkedRelatedField, PKOnlyObject, RelatedField } from '../relations';
+import { reverse } from '../reverse';
 import { apiSettings, ISO_8601 } from '../settings';
 
 /** How a value read for a field becomes its representation. */
@@ -39,6 +40,11 @@ const enum Convert {
   Boolean,
   /** Dates as UTC ISO 8601 text (DateTimeField, ISO output, UTC zone). */
   UtcIso,
+  /**
+   * A hyperlink (HyperlinkedRelatedField and HyperlinkedIdentityField of the library's own):
+   * the URL the field already answered for the request and lookup value, else generic.
+   */
+  Link,
 }
 
 /** Marks "read the generic way" (fast read not possible) and "leave the field out". */
@@ -55,6 +61,8 @@ interface Entry {
   /** Per path segment: the model class whose `dataValues` may be read directly for it. */
   readonly directClasses: unknown[];
   readonly convert: Convert;
+  /** For `Convert.Link`: the field compiled (its options and URL memo). */
+  readonly link: HyperlinkedRelatedField | null;
 }
 
 type RowBuilder = (values: unknown[]) => Record<string, unknown>;
@@ -63,6 +71,8 @@ type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 export interface PlanFields {
   /** The serializer's bound readable fields, in the plan's order. */
   readonly readableFields: readonly Field[];
+  /** The serializer's context (`request`, `format`): what hyperlinks depend on. */
+  readonly context: Record<string, unknown>;
 }
 
 /** A serializer's readable fields compiled for fast, repeated `represent()` calls. */
@@ -93,7 +103,8 @@ export class RepresentationPlan {
       const entry = entries[i];
       const field = fields[i];
       if (entry.name !== field.fieldName || entry.convert !== converterOf(field)) return false;
-      const direct = field.getAttribute === Field.prototype.getAttribute;
+      if (entry.link !== null && !sameLink(entry.link, field as HyperlinkedRelatedField)) return false;
+      const direct = readsDirectly(field);
       if ((entry.attrs === null) === direct) return false;
       const attrs = field.sourceAttrs;
       if (entry.sourceAttrs.length !== attrs.length) return false;
@@ -139,19 +150,41 @@ export class RepresentationPlan {
 }
 
 function compileEntry(field: Field): Entry {
-  const direct = field.getAttribute === Field.prototype.getAttribute;
+  const direct = readsDirectly(field);
+  const convert = converterOf(field);
   return {
     name: field.fieldName,
     sourceAttrs: [...field.sourceAttrs],
     attrs: direct ? [...field.sourceAttrs] : null,
     directClasses: field.sourceAttrs.map(() => null),
-    convert: converterOf(field),
+    convert,
+    link: convert === Convert.Link ? field as HyperlinkedRelatedField : null,
   };
+}
+
+/**
+ * True when the field's value is what its `source` path reads the generic way: the generic
+ * `getAttribute()`, or a relational field's for the whole object (`source: '*'`, which reads
+ * the object itself the same way).
+ */
+function readsDirectly(field: Field): boolean {
+  if (field.getAttribute === Field.prototype.getAttribute) return true;
+  return field.getAttribute === RelatedField.prototype.getAttribute && field.source === '*' && field.sourceAttrs.length === 0;
+}
+
+/**
+ * True when two hyperlinked fields (both `Convert.Link`: the library's methods) build the same
+ * URLs: the same options.
+ */
+function sameLink(a: HyperlinkedRelatedField, b: HyperlinkedRelatedField): boolean {
+  return a.viewName === b.viewName && a.lookupField === b.lookupField && a.lookupUrlKwarg === b.lookupUrlKwarg && a.format === b.format;
 }
 
 /** The inline conversion for `field`, when its `toRepresentation()` is a known, cheap one. */
 function converterOf(field: Field): Convert {
   const method = field.toRepresentation;
+  if (method === HyperlinkedRelatedField.prototype.toRepresentation && field instanceof HyperlinkedRelatedField
+    && field.reverse === reverse && field.getUrl === HyperlinkedRelatedField.prototype.getUrl) return Convert.Link;
   if (method === ReadOnlyField.prototype.toRepresentation) return Convert.Identity;
   if (method === CharField.prototype.toRepresentation) return Convert.Text;
   if (method === IntegerField.prototype.toRepresentation && field instanceof IntegerField && !field.localize) return Convert.Integer;
@@ -229,6 +262,12 @@ function convert(entry: Entry, value: unknown, owner: PlanFields, index: number)
         if (text !== null) return text;
       }
       break;
+    case Convert.Link: {
+      if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
+      const url = (entry.link as HyperlinkedRelatedField).knownUrl(value, owner.context);
+      if (url !== undefined) return url;
+      break;
+    }
     default:
       if (value instanceof PKOnlyObject && (value.pk === null || value.pk === undefined)) return null;
   }

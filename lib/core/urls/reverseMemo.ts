@@ -13,14 +13,25 @@ import type { URLResolver } from './resolvers';
 export const MAX_ENTRIES = 4096;
 
 let memos = new WeakMap<URLResolver, Map<string, string>>();
+let generation = 0;
 
 onSettingChanged(() => {
   memos = new WeakMap();
+  generation += 1;
 });
 
 /** Forget every memoised path (`clearUrlCaches()` calls this). */
 export function clearReverseMemo(): void {
   memos = new WeakMap();
+  generation += 1;
+}
+
+/**
+ * A number that changes whenever the memo is forgotten (a setting changed, `clearUrlCaches()`):
+ * memos of reversed URLs kept elsewhere (hyperlinked fields) include it in their keys.
+ */
+export function reverseMemoGeneration(): number {
+  return generation;
 }
 
 function argumentKey(value: unknown): string | null {
