@@ -388,8 +388,8 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
    * library's own (then a URL follows from the view name, lookup value, format and request key).
    */
   private urlMemo: UrlMemo = new Map();
-  /** The memo's part for the request being represented (per bound copy). */
-  private urlMemoPart: { request: unknown; format: string | null; urls: Map<unknown, string> | null } | null = null;
+  /** The memo's part for each request being represented (weakly: nothing outlives its request). */
+  private urlMemoParts = new WeakMap<object, { format: string | null; urls: Map<unknown, string> | null }>();
 
   constructor(options: O | HyperlinkedFieldOptions) {
     const { viewName, lookupField, lookupUrlKwarg, format } = options;
@@ -520,8 +520,9 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
    */
   private memoisedUrls(request: ContextRequest, format: string | null): Map<unknown, string> | null {
     if (this.getUrl !== HyperlinkedRelatedField.prototype.getUrl || this.reverse !== reverse) return null;
-    const part = this.urlMemoPart;
-    if (part !== null && part.request === request && part.format === format) return part.urls;
+    const holder = request !== null && typeof request === 'object' ? request : null;
+    const part = holder === null ? undefined : this.urlMemoParts.get(holder);
+    if (part !== undefined && part.format === format) return part.urls;
     const requestKey = reverseRequestKey(request);
     let urls: Map<unknown, string> | null = null;
     if (requestKey !== null) {
@@ -533,7 +534,7 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
         this.urlMemo.set(key, urls);
       }
     }
-    this.urlMemoPart = { request, format, urls };
+    if (holder !== null) this.urlMemoParts.set(holder, { format, urls });
     return urls;
   }
 

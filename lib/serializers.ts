@@ -622,12 +622,23 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
   private representationPlan(): RepresentationPlan {
     if (!usesDefaultFieldAccessors(this.constructor)) return new RepresentationPlan(this.readableFields);
     const key = this.getFields();
-    const pristine = this.boundFields === undefined;
-    const cached = classPlans.get(key);
-    if (cached && (pristine || cached.matches(this.readableFields))) return cached;
-    const plan = new RepresentationPlan(this.readableFields);
-    if (pristine) classPlans.set(key, plan);
-    return plan;
+    let classPlan = classPlans.get(key);
+    if (!classPlan) {
+      // Compiled from copies of the class's fields bound here and thrown away, so the class
+      // gets its plan also when its first serializer's fields are already bound (validated
+      // data is represented after validation bound them).
+      classPlan = new RepresentationPlan(this.boundReadableFields(key));
+      classPlans.set(key, classPlan);
+    }
+    if (this.boundFields === undefined || classPlan.matches(this.readableFields)) return classPlan;
+    return new RepresentationPlan(this.readableFields);
+  }
+
+  /** Fresh copies of `fields` bound to this serializer (not kept), the readable ones in order. */
+  private boundReadableFields(fields: Map<string, Field>): Field[] {
+    const bound = new BindingDict<Field>(this);
+    for (const [name, field] of fields) bound.set(name, field.copy());
+    return [...bound.values()].filter((field) => !field.writeOnly);
   }
 
   override get data(): ReturnDict {

@@ -446,6 +446,44 @@ compiled('the plan is per class: untouched instances share it and bind no field;
   assert.equal(ProfileSerializer.many([row], { context: { hideSecret: true } }).data, [{ name: 'ann', city: 'oslo' }]);
 });
 
+compiled('the class plan is compiled from the class fields also when the first serializer changed its own', () => {
+  class CardSerializer extends Serializer {
+    static fields = { name: new CharField(), city: new CharField(), secret: new CharField() };
+
+    constructor(instance?: unknown, options?: { context?: Record<string, unknown> }) {
+      super(instance, options);
+      if (this.context.hideSecret) this.fields.delete('secret');
+    }
+  }
+  const row = { name: 'ann', city: 'oslo', secret: 's3' };
+  // The very first serializer of the class has changed fields: it answers by them...
+  assert.equal(new CardSerializer(row, { context: { hideSecret: true } }).data, { name: 'ann', city: 'oslo' });
+  // ...and the class's plan, compiled then from the class's fields, serves untouched ones
+  // without binding their fields.
+  const untouched = new CardSerializer(row);
+  assert.equal(untouched.data, row);
+  assert.is((untouched as unknown as { boundFields: unknown }).boundFields, undefined);
+  assert.equal(CardSerializer.many([row], { context: { hideSecret: true } }).data, [{ name: 'ann', city: 'oslo' }]);
+  assert.equal(CardSerializer.many([row]).data, [row]);
+});
+
+compiled('choices :: a field whose choices change (new or grown) is represented by its current choices', () => {
+  class StatusSerializer extends Serializer {
+    static fields = { status: new ChoiceField({ choices: ['draft', 'live'] }) };
+  }
+  const rows: Array<[string, (field: ChoiceField) => void, unknown]> = [
+    ['string choices', () => undefined, '1'],
+    ['numeric choices set on the bound field', (field) => { field.choices = [[1, 'One']]; }, 1],
+    ['string choices again', () => undefined, '1'],
+    ['the choices map grown in place', (field) => { field.choiceStringsToValues.set('1', 1); }, 1],
+  ];
+  for (const [label, change, expected] of rows) {
+    const serializer = new StatusSerializer({ status: '1' });
+    change(serializer.fields.get('status') as ChoiceField);
+    assert.equal(serializer.data, { status: expected }, label);
+  }
+});
+
 compiled('re-entrant use and unusual field names', () => {
   interface Node { name: string; children: Node[] }
   class TreeSerializer extends Serializer {

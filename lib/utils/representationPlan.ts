@@ -158,7 +158,8 @@ function compileEntry(field: Field): Entry {
     attrs: direct ? [...field.sourceAttrs] : null,
     directClasses: field.sourceAttrs.map(() => null),
     convert,
-    link: convert === Convert.Link ? field as HyperlinkedRelatedField : null,
+    // An unbound copy: same options and URL memo, no reference to the serializer it came from.
+    link: convert === Convert.Link ? (field as HyperlinkedRelatedField).copy() : null,
   };
 }
 
@@ -192,14 +193,31 @@ function converterOf(field: Field): Convert {
   if (method === ChoiceField.prototype.toRepresentation && field instanceof ChoiceField) {
     // A string value `s` is represented as the choice whose text is `s`, else as `s` itself:
     // when every choice is a string, that is `s` either way.
-    for (const [text, value] of field.choiceStringsToValues) if (text !== value) return Convert.Generic;
-    return Convert.Text;
+    return choicesAreStrings(field.choiceStringsToValues) ? Convert.Text : Convert.Generic;
   }
   if (method === DateTimeField.prototype.toRepresentation && field instanceof DateTimeField) {
     const format = field.format !== undefined ? field.format : apiSettings.DATETIME_FORMAT;
     if (format !== null && format.toLowerCase() === ISO_8601 && field.defaultTimezone() === 'UTC') return Convert.UtcIso;
   }
   return Convert.Generic;
+}
+
+/** Per choices map (shared by a field's copies): its size when checked, and whether every choice is a string. */
+const stringChoices = new WeakMap<ReadonlyMap<string, unknown>, { size: number; strings: boolean }>();
+
+/** True when every choice value is its own text (plans are compiled per request for written serializers). */
+function choicesAreStrings(choices: ReadonlyMap<string, unknown>): boolean {
+  const known = stringChoices.get(choices);
+  if (known !== undefined && known.size === choices.size) return known.strings;
+  let strings = true;
+  for (const [text, value] of choices) {
+    if (text !== value) {
+      strings = false;
+      break;
+    }
+  }
+  stringChoices.set(choices, { size: choices.size, strings });
+  return strings;
 }
 
 /**
