@@ -91,6 +91,10 @@ export function executeFromCommandLine(argv: string[] = process.argv.slice(2), o
       });
       return;
     }
+    // This process loads the project and serves: keep V8's young generation small until it
+    // listens (`startupHeap.ts`; about 7 MB of idle RSS).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./startupHeap') as typeof import('./startupHeap')).holdYoungGeneration();
   }
   runCommandLine(argv, options)
     .catch((error: unknown) => {

@@ -23,6 +23,7 @@ import { RequestAborted } from './exceptions';
 import { runShutdownHooks } from './shutdown';
 import { superviseWorkers, type ClusterOptions } from './cluster';
 import { accessLog, accessLogLine } from './accessLog';
+import { releaseYoungGeneration } from './startupHeap';
 
 /** Answers a request; the default is the project's handler (middleware, URLs, views). */
 export type RequestHandlerFunction = (request: HttpRequest) => Promise<HttpResponse>;
@@ -416,7 +417,10 @@ export function closeGracefully(server: http.Server, timeoutMs: number): Promise
   });
 }
 
-/** Start serving on `host:port`; resolves once listening. */
+/**
+ * Start serving on `host:port`; resolves once listening. Listening ends start-up: V8's young
+ * generation, held small while `serve` loaded the project, may grow again (`startupHeap.ts`).
+ */
 export async function runServer(options: RunServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const server = createServer(options);
@@ -427,6 +431,8 @@ export async function runServer(options: RunServerOptions = {}): Promise<Running
       resolve();
     });
   });
+  // Start-up is over: the young generation may grow with the requests (`startupHeap.ts`).
+  releaseYoungGeneration();
   const address = server.address() as AddressInfo;
   const timeoutMs = (options.shutdownTimeout ?? (Number(settings.SERVER_REQUEST_TIMEOUT) || 30)) * 1000;
   let closing: Promise<void> | null = null;

@@ -471,6 +471,9 @@ processes('serve --workers 1 :: serves in its own process (no supervisor), drain
     assert.is(line, `Listening at http://127.0.0.1:${port} (pid ${child.pid}, 1 process)\n`);
     const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
     assert.equal(await res.body.json(), { pid: child.pid });
+    // V8's young generation was held while the project loaded, and released once serving.
+    const young = await request(`http://127.0.0.1:${port}/young-generation/`, { reset: true });
+    assert.equal(await young.body.json(), { heldWhileLoading: true, heldNow: false });
     // No worker process, and the database layer loaded here.
     assert.equal(childPids(child.pid as number), []);
     assert.ok(fs.readFileSync(`/proc/${child.pid}/maps`, 'utf8').includes('node_sqlite3.node'));
@@ -543,6 +546,9 @@ processes('serve --workers 2 :: the primary only supervises: the database layer 
     const [, port] = await io.waitFor(/Listening at http:\/\/127\.0\.0\.1:(\d+)/);
     const res = await request(`http://127.0.0.1:${port}/pid/`, { reset: true });
     const { pid: workerPid } = (await res.body.json()) as { pid: number };
+    // The workers, too, load the project with the young generation held and release it.
+    const young = await request(`http://127.0.0.1:${port}/young-generation/`, { reset: true });
+    assert.equal(await young.body.json(), { heldWhileLoading: true, heldNow: false });
     // The worker checked the database (the SQLite driver's native module is mapped); the
     // primary never loaded it.
     const mapped = (pid: number): boolean => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('node_sqlite3.node');
