@@ -11,6 +11,7 @@
 import type { HLJSApi } from 'highlight.js';
 import { LANGUAGE_CHOICES } from './choices';
 import { LANGUAGE_INDEX } from './languageIndex';
+import { HtmlEmitter } from './htmlEmitter';
 
 let coreApi: HLJSApi | null = null;
 let fullApi: HLJSApi | null = null;
@@ -49,8 +50,12 @@ function embedsAll(name: string, seen = new Set<string>()): boolean {
  */
 export function highlighterFor(language: string): HLJSApi {
   if (!registeredNames.has(language) || embedsAll(language)) return fullHighlighter();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  coreApi ??= (require('highlight.js/lib/core') as HLJSApi).newInstance();
+  if (coreApi === null) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    coreApi = (require('highlight.js/lib/core') as HLJSApi).newInstance();
+    // Our own instance: it writes its HTML directly (the same bytes; see htmlEmitter.ts).
+    coreApi.configure({ __emitter: HtmlEmitter });
+  }
   register(coreApi, language);
   return coreApi;
 }

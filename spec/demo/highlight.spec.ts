@@ -13,6 +13,7 @@ import { languageIndexOf } from '../../demo/snippets/languageIndexOf';
 import { PROJECT_ROOT } from '../../lib/core/conf';
 import { isKnownStyle, themeCss } from '../../demo/snippets/themes';
 import { escapeHtml, highlightDocument } from '../../demo/snippets/highlight';
+import { HtmlEmitter } from '../../demo/snippets/htmlEmitter';
 
 const test = suite('demo highlight');
 
@@ -93,6 +94,66 @@ test('languages :: registered on demand, every choice highlights as with every g
     const full = hljs.highlight(SAMPLE, { language, ignoreIllegals: true }).value;
     assert.is(lazy, full, `${value} (${language})`);
   }
+});
+
+/** Text that stops most grammars early (illegal lexemes, unclosed strings and comments, nested embeds). */
+const BROKEN = [
+  `<div class="a'b"><script>if (a < b && c > "d") { /* open`, '<style>a { b: "', '"""x', '<?php /* ', "'\\",
+  '@@ -1,2 +1,3 @@', '+<b>&amp;</b>', 'é😀 \t\r\n\u0000',
+].join('\n');
+
+test('HtmlEmitter :: the bytes of highlight.js\'s token tree and renderer, for every grammar', () => {
+  // Two instances with every grammar: highlight.js's own emitter, and ours.
+  const own = hljs.newInstance();
+  const ours = hljs.newInstance();
+  ours.configure({ __emitter: HtmlEmitter });
+  // Errors inside the emitter must fail the test, not fall back to escaped text.
+  ours.debugMode();
+  for (const name of hljs.listLanguages()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const definition = require(`highlight.js/lib/languages/${name}`) as Parameters<typeof hljs.registerLanguage>[1];
+    own.registerLanguage(name, definition);
+    ours.registerLanguage(name, definition);
+  }
+  let compared = 0;
+  const documents: Array<[string, string]> = [['sample', SAMPLE], ['broken', BROKEN], ['empty', '']];
+  for (const name of hljs.listLanguages()) {
+    for (const [label, code] of documents) {
+      for (const ignoreIllegals of [true, false]) {
+        const expected = own.highlight(code, { language: name, ignoreIllegals }).value;
+        const actual = ours.highlight(code, { language: name, ignoreIllegals }).value;
+        assert.is(actual, expected, `${name}, ${label}, ignoreIllegals ${String(ignoreIllegals)}`);
+        compared += 1;
+      }
+    }
+  }
+  // Detection highlights with every grammar, embedded languages included.
+  for (const [label, code] of documents) assert.is(ours.highlightAuto(code).value, own.highlightAuto(code).value, `auto, ${label}`);
+  assert.ok(compared > 1000, `${compared} documents compared`);
+});
+
+test('HtmlEmitter :: scopes and embedded languages written as highlight.js writes them', () => {
+  const emitter = new HtmlEmitter({ classPrefix: 'hljs-' });
+  emitter.startScope('title.function.invoked');
+  emitter.addText('f<&>"\'');
+  emitter.startScope('');
+  emitter.addText('');
+  emitter.endScope();
+  emitter.endScope();
+  emitter.endScope();
+  const inner = new HtmlEmitter({ classPrefix: 'hljs-' });
+  inner.openNode('string');
+  inner.addText('s');
+  emitter.__addSublanguage(inner, 'css');
+  emitter.__addSublanguage(new HtmlEmitter({ classPrefix: 'hljs-' }), '');
+  emitter.startScope('meta');
+  assert.is(emitter.toHTML(), '<span class="hljs-title function_ invoked__">f&lt;&amp;&gt;&quot;&#x27;</span>'
+    + '<span class="language-css"><span class="hljs-string">s</span></span><span class="hljs-meta"></span>');
+  emitter.addText('m');
+  emitter.finalize();
+  emitter.closeNode();
+  assert.is(emitter.toHTML(), '<span class="hljs-title function_ invoked__">f&lt;&amp;&gt;&quot;&#x27;</span>'
+    + '<span class="language-css"><span class="hljs-string">s</span></span><span class="hljs-meta">m</span>');
 });
 
 test('languages :: mapping loads no grammar; highlighting loads the one asked for and what it embeds', () => {
