@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import type busboy from 'busboy';
 import { settings } from './core/conf';
 import { MultiValueDict, QueryDict, RequestDataTooBig, TooManyFieldsSent, type UploadedFile } from './core/http';
+import { BodyStream } from './core/http/body';
 import { ParseError } from './exceptions';
 import { apiSettings } from './settings';
 import { loads } from './utils/json';
@@ -49,6 +50,9 @@ export abstract class BaseParser {
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
+  // A request's body that nothing has read yet is collected without the stream machinery.
+  const whole = stream instanceof BodyStream ? stream.takeWhole() : null;
+  if (whole !== null) return whole;
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   return Buffer.concat(chunks);

@@ -3,9 +3,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { overrideSettings } from '../lib/core/conf';
 import { callView, jsonOnlyApiSettings, useSettings } from './helpers';
-import { HttpResponse, QueryDict, type RequestInit } from '../lib/core/http';
+import { HttpResponse, QueryDict, RequestDataTooBig, type RequestInit } from '../lib/core/http';
 import type { ViewFunction } from '../lib/core/urls';
-import { FileUploadParser, FormParser, JSONParser, MultiPartParser, ReceivedFile } from '../lib/parsers';
+import { BaseParser, FileUploadParser, FormParser, JSONParser, MultiPartParser, ReceivedFile } from '../lib/parsers';
+import { BodyStream } from '../lib/core/http/body';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import type { Request } from '../lib/request';
 import { Response } from '../lib/response';
 import { APIView } from '../lib/views';
@@ -157,7 +161,27 @@ class TempFileView extends APIView {
 }
 
 /** The URL conf of the temporary-file tests (ROOT_URLCONF = 'spec/parsers.spec'). */
-export const urlpatterns = [urlPath('temp/', TempFileView.asView()), urlPath('temp/<str:filename>', TempFileView.asView())];
+/** A parser that reads its stream chunk by chunk (the way a custom streaming parser does). */
+class StreamingJSONParser extends BaseParser {
+  readonly mediaType = 'application/x-streamed-json';
+  async parse(stream: Readable): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString());
+  }
+}
+
+/** Echoes what its parser read, with the parser's media type. */
+class BodyEchoView extends APIView {
+  override parserClasses = [JSONParser, StreamingJSONParser];
+  post(request: Request) {
+    return new Response({ data: request.data });
+  }
+}
+
+export const urlpatterns = [
+  urlPath('temp/', TempFileView.asView()), urlPath('temp/<str:filename>', TempFileView.asView()), urlPath('body/', BodyEchoView.asView()),
+];
 
 test('temp files :: removed when the request finishes (test client, success, 500, file upload)', async () => {
   await overrideSettings({ FILE_UPLOAD_MAX_MEMORY_SIZE: 10, ROOT_URLCONF: 'spec/parsers.spec' }, async () => {
@@ -178,6 +202,76 @@ test('temp files :: removed when the request finishes (test client, success, 500
     assert.ok(tempSeen.path && tempSeen.existed);
     assert.not.ok(existsSync(tempSeen.path as string));
   });
+});
+
+test('body stream :: over a socket, parsers taking the body whole and parsers streaming it read the same bytes and limits', async () => {
+  await overrideSettings({ DATA_UPLOAD_MAX_MEMORY_SIZE: 2000, ROOT_URLCONF: 'spec/parsers.spec' }, async () => {
+    const live = await startLiveServer();
+    try {
+      const payload = JSON.stringify({ text: 'é'.repeat(300), list: [1, 2, 3] });
+      const chunked = (text: string) => Readable.from((function* pieces() {
+        const bytes = Buffer.from(text);
+        for (let i = 0; i < bytes.length; i += 7) yield bytes.subarray(i, i + 7);
+      })());
+      const rows: Array<[string, string, () => string | Readable, number, unknown]> = [];
+      for (const type of ['application/json', 'application/x-streamed-json']) {
+        rows.push([`${type}, Content-Length`, type, () => payload, 200, { data: JSON.parse(payload) }]);
+        rows.push([`${type}, chunked in 7-byte pieces`, type, () => chunked(payload), 200, { data: JSON.parse(payload) }]);
+        rows.push([`${type}, over the limit by Content-Length`, type, () => `"${'x'.repeat(3000)}"`, 413,
+          { detail: 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.' }]);
+        rows.push([`${type}, over the limit while reading (chunked)`, type, () => chunked(`"${'x'.repeat(3000)}"`), 413,
+          { detail: 'Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.' }]);
+      }
+      for (const [label, type, body, status, expected] of rows) {
+        const response = await undiciRequest(`${live.url}/body/`, { method: 'POST', body: body(), headers: { 'content-type': type } });
+        assert.is(response.statusCode, status, label);
+        assert.equal(await response.body.json(), expected, label);
+      }
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+test('body stream :: taken whole only while unread; read as a stream it is limitedStream\'s', async () => {
+  const make = (body: string) => {
+    const raw = new IncomingMessage(new Socket());
+    raw.push(Buffer.from(body));
+    raw.push(null);
+    return raw;
+  };
+  const bound = { limit: 100, message: 'too big' };
+  const whole = new BodyStream(make('{"a":1}'), bound);
+  const taken = whole.takeWhole();
+  assert.ok(taken);
+  assert.is((await taken).toString(), '{"a":1}');
+  assert.is(whole.takeWhole(), null, 'taken once');
+  const rest: unknown[] = [];
+  for await (const chunk of whole) rest.push(chunk);
+  assert.equal(rest, [], 'the stream ends empty once taken');
+
+  const streamed = new BodyStream(make('abc'), bound);
+  const chunks: Buffer[] = [];
+  for await (const chunk of streamed) chunks.push(chunk as Buffer);
+  assert.is(Buffer.concat(chunks).toString(), 'abc');
+  assert.is(streamed.takeWhole(), null, 'not taken once read as a stream');
+
+  const tooBig = new BodyStream(make('y'.repeat(150)), bound);
+  try {
+    await tooBig.takeWhole();
+    assert.unreachable('over the limit');
+  } catch (error) {
+    assert.instance(error, RequestDataTooBig);
+    assert.is((error as Error).message, 'too big');
+  }
+  const tooBigStreamed = new BodyStream(make('y'.repeat(150)), bound);
+  try {
+    for await (const chunk of tooBigStreamed) void chunk;
+    assert.unreachable('over the limit');
+  } catch (error) {
+    assert.instance(error, RequestDataTooBig);
+    assert.is((error as Error).message, 'too big');
+  }
 });
 
 test('temp files :: removed after the server sent the response', async () => {

@@ -4,7 +4,7 @@
  * read fails with `RequestDataTooBig` (a 413).
  */
 import type { IncomingMessage } from 'node:http';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { settings } from '../conf';
 import { RequestAborted, RequestDataTooBig } from '../exceptions';
 
@@ -116,4 +116,52 @@ export function limitedStream(raw: IncomingMessage, { limit, message }: BodyLimi
     if (!raw.readableEnded) counter.destroy(new RequestAborted());
   });
   return raw.pipe(counter);
+}
+
+/**
+ * The body stream the parsers get (`HttpRequest.stream()`): `raw` within `bound`, read lazily.
+ * A consumer that reads it as a stream (`pipe()`, `for await`, `'data'`) gets exactly
+ * `limitedStream(raw, bound)`'s chunks and errors; a parser that wants the whole body at once
+ * asks `takeWhole()` first, which — when nothing read the stream yet — collects the body with
+ * plain `'data'` events (`readBody()`: the same limit, the same `RequestDataTooBig` and
+ * `RequestAborted`) instead of running it through a Transform, a pipe and an async iterator.
+ */
+export class BodyStream extends Readable {
+  private source: Readable | null = null;
+  private taken = false;
+
+  constructor(private readonly raw: IncomingMessage, private readonly bound: BodyLimit) {
+    super();
+  }
+
+  /**
+   * The whole body, when nothing has read this stream yet (then the stream ends empty);
+   * null once it is being read as a stream (read it to its end instead).
+   */
+  takeWhole(): Promise<Buffer> | null {
+    if (this.source !== null || this.taken) return null;
+    this.taken = true;
+    this.push(null);
+    return readBody(this.raw, true, this.bound);
+  }
+
+  override _read(): void {
+    if (this.taken) return;
+    if (this.source === null) {
+      const source = limitedStream(this.raw, this.bound);
+      this.source = source;
+      source.on('data', (chunk: Buffer) => {
+        if (!this.push(chunk)) source.pause();
+      });
+      source.on('end', () => this.push(null));
+      source.on('error', (error: Error) => this.destroy(error));
+      return;
+    }
+    this.source.resume();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.source !== null && !this.source.destroyed) this.source.destroy();
+    callback(error);
+  }
 }

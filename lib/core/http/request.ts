@@ -11,7 +11,7 @@ import { settings } from '../conf';
 import { escapeUriPath, iriToUri, uriToPathText } from '../encoding';
 import { DisallowedHost, RequestDataTooBig } from '../exceptions';
 import type { ResolverMatch } from '../urls';
-import { limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
+import { BodyStream, limitedStream, memoryLimit, readBody, streamLimit, type BodyLimit } from './body';
 import { headerNameFor, metaKey, splitContentType } from './headers';
 import { isAllowedHost, splitDomainPort } from './hosts';
 import { pythonStringRepr } from '../pythonRepr';
@@ -439,7 +439,8 @@ export class HttpRequest {
     }
     this.checkDeclaredLength(bound);
     this.streamed = true;
-    return limitedStream(this.raw, bound);
+    // Bodies held in memory: a stream that parsers may also take whole (see BodyStream).
+    return options.files === true ? limitedStream(this.raw, bound) : new BodyStream(this.raw, bound);
   }
 
   /** The body decoded as text (UTF-8 unless the Content-Type names a charset). */
