@@ -27,14 +27,21 @@ export interface ValidatorObject {
 /** Anything accepted in a field's or serializer's `validators` list. */
 export type Validator = ValidatorFunction | ValidatorObject;
 
-/** Run one validator (awaiting it when it is async). */
-export async function callValidator(validator: Validator, value: unknown, context: unknown): Promise<void> {
+/**
+ * Run one validator and answer what it returned: a promise for an async validator (await it),
+ * anything else for a synchronous one. Its errors are thrown (or rejected) unchanged.
+ */
+export function invokeValidator(validator: Validator, value: unknown, context: unknown): unknown {
   if (typeof validator === 'function') {
     const fn = validator as (value: unknown, context?: unknown) => unknown;
-    await (validator.requiresContext ? fn(value, context) : fn(value));
-  } else {
-    await (validator.requiresContext ? validator.validate(value, context) : validator.validate(value));
+    return validator.requiresContext ? fn(value, context) : fn(value);
   }
+  return validator.requiresContext ? validator.validate(value, context) : validator.validate(value);
+}
+
+/** Run one validator (awaiting it when it is async). */
+export async function callValidator(validator: Validator, value: unknown, context: unknown): Promise<void> {
+  await invokeValidator(validator, value, context);
 }
 
 /** Replace `{name}` and `{name:X}` (upper-case hex) placeholders with `params`. */

@@ -375,6 +375,58 @@ misc('validators: functions and objects, errors collected', async () => {
   assert.equal(error.getCodes(), ['odd', 'invalid']);
 });
 
+misc('validators: sync and async ones, every way of failing, in order; async toInternalValue awaited', async () => {
+  const seen: unknown[] = [];
+  const thenable = (fail: boolean) => ({
+    then(resolve: (v: unknown) => void, reject: (e: unknown) => void) {
+      if (fail) reject(new ValidationError('Thenable.', 'thenable'));
+      else resolve(undefined);
+    },
+  });
+  const contextual = Object.assign((value: unknown, field: unknown) => {
+    seen.push(['context', value, field instanceof IntegerField]);
+  }, { requiresContext: true });
+  const rows: Array<[string, unknown, string[] | null]> = [
+    ['all pass', 2, null],
+    ['sync throw', 3, ['Odd.']],
+    ['async reject', 20, ['Too big (async).']],
+    ['returned rejected promise', 30, ['Too big (async).', 'Thirty.']],
+    ['thenable rejects', 40, ['Too big (async).', 'Thenable.']],
+  ];
+  for (const [label, input, messages] of rows) {
+    seen.length = 0;
+    const field = new IntegerField({
+      validators: [
+        (value: number) => { seen.push(['sync', value]); if (value % 2) throw new ValidationError('Odd.', 'odd'); },
+        { validate: async (value: unknown) => { seen.push(['async', value]); if (Number(value) > 10) throw new ValidationError('Too big (async).'); } },
+        (value: number) => (value === 30 ? Promise.reject(new ValidationError('Thirty.')) : undefined),
+        (value: number) => thenable(value === 40),
+        contextual,
+      ],
+    });
+    if (messages === null) {
+      assert.is(await field.runValidation(String(input)), input, label);
+    } else {
+      const error = await errorOf(field, input);
+      assert.equal(plain(error.detail), messages, label);
+    }
+    // Every validator runs, in order, whatever the earlier ones did.
+    assert.equal(seen, [['sync', input], ['async', input], ['context', input, true]], label);
+  }
+  for (const thrower of [() => { throw new TypeError('boom'); }, async () => { throw new TypeError('boom'); }]) {
+    await rejects(async () => new IntegerField({ validators: [thrower] }).runValidation(1), (e: unknown) => e instanceof TypeError);
+  }
+  class SlowField extends Field<number> {
+    override async toInternalValue(data: unknown): Promise<number> {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return Number(data);
+    }
+  }
+  const slow = new SlowField({ validators: [(value: number) => { if (value > 5) throw new ValidationError('Big.'); }] });
+  assert.is(await slow.runValidation('5'), 5);
+  assert.equal(plain((await errorOf(slow, 6)).detail), ['Big.']);
+});
+
 misc('ReadOnlyField, HiddenField, CurrentUserDefault, CreateOnlyDefault', async () => {
   const ro = new ReadOnlyField();
   assert.is(ro.readOnly, true);
