@@ -170,8 +170,8 @@ export class Request {
     this.parserContext.request = this;
     this.parserContext.encoding = httpRequest.encoding ?? 'utf-8';
 
-    const state = httpRequest.state;
-    if (state.has(FORCE_AUTH_USER) || state.has(FORCE_AUTH_TOKEN)) {
+    const state = httpRequest.hasState ? httpRequest.state : null;
+    if (state !== null && (state.has(FORCE_AUTH_USER) || state.has(FORCE_AUTH_TOKEN))) {
       const user = (state.get(FORCE_AUTH_USER) ?? null) as AuthUser | null;
       const token = state.get(FORCE_AUTH_TOKEN) ?? null;
       if (user !== null || token !== null) this.authenticators = [new ForcedAuthentication(user, token)];

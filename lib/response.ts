@@ -58,38 +58,23 @@ export class Response extends HttpResponse {
    * rendering removes Content-Type.
    */
   async renderContent(): Promise<Buffer> {
-    const renderer = this.acceptedRenderer;
-    if (!renderer) throw new Error('.acceptedRenderer not set on Response');
-    if (this.acceptedMediaType === null) throw new Error('.acceptedMediaType not set on Response');
-    if (!this.rendererContext) throw new Error('.rendererContext not set on Response');
-    const context = this.rendererContext;
-    context.response = this;
-
-    const mediaType = renderer.mediaType;
-    const charset = renderer.charset;
-    let contentType: string;
-    if (this.contentType !== null) contentType = this.contentType;
-    else if (charset) contentType = `${mediaType}; charset=${charset}`;
-    else contentType = mediaType;
-    this.setHeader('Content-Type', contentType);
-
-    const ret = await renderer.render(this.data, this.acceptedMediaType, context);
-    const bytes = typeof ret === 'string' ? Buffer.from(ret, 'utf8') : ret;
-    if (typeof ret === 'string' && !charset) {
-      throw new Error('renderer returned unicode, and did not specify a charset value.');
-    }
-    if (bytes.length === 0) this.removeHeader('Content-Type');
-    return bytes;
+    return renderContentNow(this);
   }
 
-  /** Render the content once; the host handler calls this after the view. */
-  async render(): Promise<this> {
-    if (!this.isRendered) {
-      const bytes = await this.renderContent();
-      this.content = bytes;
-      this.isRendered = true;
+  /**
+   * Render the content once; the host handler calls this after the view. A subclass's
+   * `renderContent()` is used when it overrides it.
+   */
+  render(): Promise<this> {
+    if (this.isRendered) return Promise.resolve(this);
+    let content: Buffer | Promise<Buffer>;
+    try {
+      content = this.renderContent === baseRenderContent ? renderContentNow(this) : this.renderContent();
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this;
+    if (Buffer.isBuffer(content)) return Promise.resolve(setRendered(this, content));
+    return content.then((bytes) => setRendered(this, bytes));
   }
 
   /** The reason phrase of the status, e.g. `Not Found`. */
@@ -97,3 +82,48 @@ export class Response extends HttpResponse {
     return STATUS_CODES[this.status] ?? '';
   }
 }
+
+/**
+ * `Response.renderContent()`'s work, synchronous while the renderer answers synchronously
+ * (the JSON renderer does): a promise only from an asynchronous renderer.
+ */
+function renderContentNow(response: Response): Buffer | Promise<Buffer> {
+  const renderer = response.acceptedRenderer;
+  if (!renderer) throw new Error('.acceptedRenderer not set on Response');
+  if (response.acceptedMediaType === null) throw new Error('.acceptedMediaType not set on Response');
+  if (!response.rendererContext) throw new Error('.rendererContext not set on Response');
+  const context = response.rendererContext;
+  context.response = response;
+
+  const mediaType = renderer.mediaType;
+  const charset = renderer.charset;
+  let contentType: string;
+  if (response.contentType !== null) contentType = response.contentType;
+  else if (charset) contentType = `${mediaType}; charset=${charset}`;
+  else contentType = mediaType;
+  response.setHeader('Content-Type', contentType);
+
+  const ret = renderer.render(response.data, response.acceptedMediaType, context);
+  if (typeof ret === 'object' && !Buffer.isBuffer(ret)) return Promise.resolve(ret).then((value) => toBytes(response, value, charset));
+  return toBytes(response, ret, charset);
+}
+
+/** The rendered bytes of what the renderer answered (an empty rendering drops Content-Type). */
+function toBytes(response: Response, ret: string | Buffer, charset: string | null): Buffer {
+  const bytes = typeof ret === 'string' ? Buffer.from(ret, 'utf8') : ret;
+  if (typeof ret === 'string' && !charset) {
+    throw new Error('renderer returned unicode, and did not specify a charset value.');
+  }
+  if (bytes.length === 0) response.removeHeader('Content-Type');
+  return bytes;
+}
+
+/** Keep the rendered bytes on `response`. */
+function setRendered<R extends Response>(response: R, bytes: Buffer): R {
+  response.content = bytes;
+  response.isRendered = true;
+  return response;
+}
+
+// The base implementation, to tell a subclass that overrides it (see `render`).
+const baseRenderContent = Response.prototype.renderContent;

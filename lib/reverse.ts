@@ -58,7 +58,8 @@ function hostRequestOf(request: ReverseRequest | HttpRequest): HttpRequest | nul
 export function preserveBuiltinQueryParams(url: string, request?: ReverseRequest | HttpRequest | null): string {
   if (!request) return url;
   const hostRequest = hostRequestOf(request);
-  if (!hostRequest) return url;
+  // Without a query string there is nothing to keep (and nothing to parse).
+  if (!hostRequest || hostRequest.queryString === '') return url;
   const overrides = [apiSettings.URL_FORMAT_OVERRIDE];
   for (const param of overrides) {
     if (param && hostRequest.query.has(param)) {

@@ -332,11 +332,19 @@ export class APIView implements NamedView {
    * actions), then `dispatch`. Shared by the `asView()` overrides of subclasses.
    */
   protected static makeView<V extends APIView>(cls: new () => V, initkwargs: Kwargs, prepare: (view: V) => void): ViewFunction {
-    const view: ViewFunction = async (httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]) => {
-      const self = new cls();
-      Object.assign(self, initkwargs);
-      prepare(self);
-      return self.dispatch(httpRequest, kwargs ?? {}, ...args);
+    // Not an async function: dispatch()'s promise is answered as it is; anything else (an
+    // error, a dispatch() override answering synchronously) still arrives as a promise.
+    const view: ViewFunction = (httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]) => {
+      let result: Promise<HttpResponse> | HttpResponse;
+      try {
+        const self = new cls();
+        Object.assign(self, initkwargs);
+        prepare(self);
+        result = self.dispatch(httpRequest, kwargs ?? {}, ...args);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return result instanceof Promise ? result : Promise.resolve(result);
     };
     Object.defineProperty(view, 'name', { value: cls.name });
     view.viewClass = cls;

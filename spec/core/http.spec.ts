@@ -19,6 +19,8 @@ import {
   RequestDataTooBig,
   TooManyFieldsSent,
   anonymousUser,
+  MultiValueDict,
+  type UploadedFile,
 } from '../../lib/core/http';
 
 const http = suite('http');
@@ -183,6 +185,28 @@ http('getHost :: a remembered verdict follows ALLOWED_HOSTS, DEBUG, the test hos
     request.META.HTTP_HOST = 'evil.test';
     assert.throws(() => request.getHost(), (e: unknown) => e instanceof DisallowedHost && e.message.includes("'evil.test'"));
   });
+});
+
+http('request :: POST, FILES and state are empty until used, kept once read or set', () => {
+  const request = HttpRequest.create({ url: '/' });
+  assert.is(request.hasState, false);
+  assert.is(request.POST.size, 0);
+  assert.is(request.POST, request.POST, 'the same QueryDict on every read');
+  assert.is(request.FILES.size, 0);
+  assert.is(request.FILES, request.FILES);
+  const state = request.state;
+  assert.is(request.hasState, false, 'reading state puts nothing in it');
+  state.set('k', 1);
+  assert.is(request.state.get('k'), 1);
+  assert.is(request.hasState, true);
+  const form = QueryDict.parse('a=1');
+  request.POST = form;
+  assert.is(request.POST, form);
+  const files = new MultiValueDict<UploadedFile>();
+  request.FILES = files;
+  assert.is(request.FILES, files);
+  assert.equal({ ...HttpRequest.create({ url: '/' }).contentParams }, {}, 'no Content-Type: no parameters');
+  assert.is(HttpRequest.create({ url: '/' }).encoding, null);
 });
 
 http('getHost :: X-Forwarded-Host only with USE_X_FORWARDED_HOST', () => {

@@ -59,10 +59,9 @@ export class HttpRequest {
   readonly queryString: string;
   /** node's header object (lower-case names). */
   readonly headers: IncomingMessage['headers'];
-  /** Form fields, filled by the form parsers. */
-  POST: QueryDict = new QueryDict();
-  /** Uploaded files, filled by the multipart parser. */
-  FILES: MultiValueDict<UploadedFile> = new MultiValueDict<UploadedFile>();
+  private postCache: QueryDict | null = null;
+  private filesCache: MultiValueDict<UploadedFile> | null = null;
+  private stateCache: Map<string | symbol, unknown> | null = null;
   /** The URL resolution that picked the view (set by the handler). */
   resolverMatch: ResolverMatch | null = null;
   /** Set once the CSRF middleware has decided (or the view is exempt). */
@@ -71,8 +70,6 @@ export class HttpRequest {
   dontEnforceCsrfChecks = false;
   /** The active language, set by the locale middleware or the API framework. */
   languageCode: string | undefined;
-  /** Per-request scratch space for middleware and applications. */
-  readonly state = new Map<string | symbol, unknown>();
 
   private queryCache: QueryDict | null = null;
   private cookieCache: Record<string, string> | null = null;
@@ -103,6 +100,34 @@ export class HttpRequest {
     this.pathInfo = this.path;
     this.headers = raw.headers;
     if (options.body) this.bodyBuffer = options.body;
+  }
+
+  /** Form fields, filled by the form parsers (empty until then; made on first read). */
+  get POST(): QueryDict {
+    return (this.postCache ??= new QueryDict());
+  }
+
+  set POST(value: QueryDict) {
+    this.postCache = value;
+  }
+
+  /** Uploaded files, filled by the multipart parser (empty until then; made on first read). */
+  get FILES(): MultiValueDict<UploadedFile> {
+    return (this.filesCache ??= new MultiValueDict<UploadedFile>());
+  }
+
+  set FILES(value: MultiValueDict<UploadedFile>) {
+    this.filesCache = value;
+  }
+
+  /** Per-request scratch space for middleware and applications (made on first read). */
+  get state(): Map<string | symbol, unknown> {
+    return (this.stateCache ??= new Map<string | symbol, unknown>());
+  }
+
+  /** True when something was put in `state` (reading it is then needed). */
+  get hasState(): boolean {
+    return this.stateCache !== null && this.stateCache.size > 0;
   }
 
   /**
@@ -364,7 +389,11 @@ export class HttpRequest {
   }
 
   private parsedContentType(): { type: string; params: Record<string, string> } {
-    if (!this.contentTypeCache) this.contentTypeCache = splitContentType(this.header('content-type') ?? '');
+    if (!this.contentTypeCache) {
+      const header = this.header('content-type');
+      // No Content-Type: what splitContentType('') answers.
+      this.contentTypeCache = header === undefined ? { type: '', params: {} } : splitContentType(header);
+    }
     return this.contentTypeCache;
   }
 

@@ -34,6 +34,15 @@ export function reverseMemoGeneration(): number {
   return generation;
 }
 
+/** The keys of names reversed without arguments or current app, by name (bounded). */
+const bareKeys = new Map<string, string>();
+
+/** True when `for...in` visits any key of `object` (as the key loop below does). */
+function hasKeys(object: Record<string, unknown>): boolean {
+  for (const _name in object) return true;
+  return false;
+}
+
 function argumentKey(value: unknown): string | null {
   switch (typeof value) {
     case 'string': return `s${value.length}:${value}`;
@@ -48,6 +57,16 @@ function argumentKey(value: unknown): string | null {
  * string, number or boolean: its text could change between calls).
  */
 export function reverseMemoKey(viewName: string, currentApp: string | null, args: readonly unknown[], kwargs: Record<string, unknown>): string | null {
+  if (currentApp === null && args.length === 0 && !hasKeys(kwargs)) {
+    // A name alone (the API root's links): the same key string every time, whose hash the
+    // engine keeps, instead of a new string to hash.
+    let bare = bareKeys.get(viewName);
+    if (bare === undefined) {
+      bare = `${viewName.length}:${viewName}|||`;
+      if (bareKeys.size < MAX_ENTRIES) bareKeys.set(viewName, bare);
+    }
+    return bare;
+  }
   let key = `${viewName.length}:${viewName}|${currentApp ?? ''}|`;
   for (const value of args) {
     const part = argumentKey(value);
