@@ -1283,6 +1283,8 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   /** One `UniqueTogetherValidator` per `meta.uniqueTogether` set the fields cover. */
   getUniqueTogetherValidators(): Validator[] {
     const model = modelOf(metaOf(this));
+    // Most models declare no unique sets: nothing to map (getValidators() runs per serializer instance).
+    if (!uniqueTogetherOf(model).length) return [];
     const fieldSources = new Map<string, string>();
     for (const field of this.writableFields) {
       if (field.source !== '*' && !String(field.source).includes('.')) fieldSources.set(field.fieldName, String(field.source));
