@@ -44,6 +44,21 @@ class WItem extends BaseModel {
 
   @Column(field({ type: DataType.BLOB, allowNull: true }))
   declare raw: Buffer | null;
+
+  @Column(field({ type: DataType.DECIMAL(10, 3), allowNull: true }))
+  declare dec: string | null;
+
+  @Column(field({ type: DataType.DATEONLY, allowNull: true }))
+  declare day: string | null;
+
+  @Column(field({ type: DataType.DOUBLE, allowNull: true }))
+  declare dbl: number | null;
+
+  @Column(field({ type: DataType.SMALLINT, allowNull: true }))
+  declare small: number | null;
+
+  @Column({ type: DataType.STRING(20), allowNull: true, field: 'label_column' })
+  declare label: string | null;
 }
 
 @Table({ tableName: 'wtest_checked', timestamps: false })
@@ -173,6 +188,9 @@ const INSERT_ROWS: Array<[string, Record<string, unknown>]> = [
   ['negative integer', { name: 'neg', big: -42 }],
   ['bytes', { name: 'bytes', raw: Buffer.from([0, 1, 2, 255]) }],
   ['own uuid', { id: '0b7e9f0c-4a1e-4c55-8a7e-3f0cbd1f0e11', name: 'own id' }],
+  ['decimal, date only, double, small integer', { name: 'numbers', dec: '-1234567.125', day: '2024-02-29', dbl: 1.5e300, small: -32768 }],
+  ['a date for a date-only column', { name: 'day from date', day: new Date('2024-03-01T00:00:00.000Z') }],
+  ['a renamed column', { name: 'renamed', label: "it's" }],
 ];
 
 for (const [label, values] of INSERT_ROWS) {
@@ -234,6 +252,7 @@ const UPDATES: Array<[string, Record<string, unknown>]> = [
   ['huge integer', { big: '-9007199254740993' }],
   ['date', { at: new Date('2030-12-31T00:00:00.001Z') }],
   ['same value again', { name: 'start' }],
+  ['decimal, date only, double, small integer, a renamed column', { dec: '0.001', day: '1999-12-31', dbl: -0.5, small: 7, label: 'renamed' }],
 ];
 
 for (const [label, changes] of UPDATES) {
