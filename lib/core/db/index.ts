@@ -117,6 +117,13 @@
  *   fakeInitial?, stdout?, skipPostMigrate? })` (`migrationName` `'zero'` unapplies all) then calls
  *   every `AppConfig.postMigrate?()`; `showMigrations({ appLabels?, stdout })`. Commands `migrate`
  *   and `showmigrations` live in `lib/core/commands/`.
+ * - Execution: the statements the framework writes itself — QuerySet reads (compiled once per
+ *   shape, `compiledSelect.ts`), `values()`, `count()`/`exists()`, `update()`/`delete()`, and
+ *   `save()`'s INSERT/UPDATE — run on the driver (`statementRunner.ts`: node-sqlite3 prepared
+ *   statements, mysql2 `execute`), not through `sequelize.query`, with the same connections
+ *   (transaction, replica routing, pool, timeouts), errors (Sequelize's classes), query capture
+ *   and outage recovery; rows are decoded per shape (`rowDecoder.ts`) and instances built as
+ *   `findAll()` builds them (`instanceBuilder.ts`). Raw `sequelize.query()` works as before.
  * - Tests (`lib/core/db/testing.ts`): `useTestDatabase(suite, { models?, migrate? })` gives a
  *   suite its own fresh database (a copy of a once-per-process migrated SQLite template, or on
  *   MySQL a fresh `test_<random>` schema; `models` are test-only models created with `sync()`)
