@@ -523,7 +523,13 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
     const holder = request !== null && typeof request === 'object' ? request : null;
     const part = holder === null ? undefined : this.urlMemoParts.get(holder);
     if (part !== undefined && part.format === format) return part.urls;
-    const requestKey = reverseRequestKey(request);
+    let requestKey: string | null;
+    try {
+      requestKey = reverseRequestKey(request);
+    } catch {
+      // (a host the settings do not allow): the general path answers as it always did
+      requestKey = null;
+    }
     let urls: Map<unknown, string> | null = null;
     if (requestKey !== null) {
       const key = `${requestKey}|${format ?? '-'}|${this.lookupField}|${this.lookupUrlKwarg}|${this.viewName}`;

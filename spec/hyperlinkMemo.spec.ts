@@ -142,6 +142,12 @@ test('lists :: memoised URLs equal the general ones, first and repeated, for eve
       assert.is(await text(views.plain, call), generalPlain, `${label}: plain rows, repeated`);
     }
   }
+  // A host the settings do not allow fails the same way on both paths.
+  const evil = { url: '/links/', headers: { host: 'evil.test' } };
+  const [generalEvil, memoEvil] = [await callView(views.general, evil), await callView(views.memo, evil)];
+  assert.is(generalEvil.status, 400);
+  assert.is(memoEvil.status, generalEvil.status);
+  assert.is(memoEvil.text, generalEvil.text);
   const sample = JSON.parse(await text(views.memo, REQUESTS[4])) as Array<Record<string, unknown>>;
   assert.equal(sample[1], {
     url: 'http://testserver/links/articles/2.json/',
