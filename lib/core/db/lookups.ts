@@ -27,17 +27,31 @@ export interface SqlDialect {
   quoteTable(model: ModelCtor): string;
 }
 
-/** Build the dialect helpers for a Sequelize instance. */
+const dialects = new WeakMap<Sequelize, SqlDialect>();
+
+/**
+ * The dialect helpers for a Sequelize instance, made once per instance; identifiers are
+ * quoted once each (the quoting depends on the dialect and the name only).
+ */
 export function dialectFor(sequelize: Sequelize): SqlDialect {
+  let dialect = dialects.get(sequelize);
+  if (dialect) return dialect;
   const generator = sequelize.getQueryInterface().queryGenerator as {
     quoteIdentifier(name: string): string;
     quoteTable(table: unknown): string;
   };
-  return {
+  const quoted = new Map<string, string>();
+  dialect = {
     vendor: sequelize.getDialect() === 'sqlite' ? 'sqlite' : 'mysql',
-    quote: (identifier) => generator.quoteIdentifier(identifier),
+    quote: (identifier) => {
+      let text = quoted.get(identifier);
+      if (text === undefined) quoted.set(identifier, text = generator.quoteIdentifier(identifier));
+      return text;
+    },
     quoteTable: (model) => generator.quoteTable(model.getTableName()),
   };
+  dialects.set(sequelize, dialect);
+  return dialect;
 }
 
 /**
@@ -256,8 +270,27 @@ function cannotResolve(model: ModelCtor, name: string): FieldError {
   return new FieldError(`Cannot resolve keyword '${name}' into field. Choices are: ${getFieldInfo(model).lookupNames.join(', ')}`);
 }
 
-/** Resolve `owner__username__icontains` into relation hops, a final field and a lookup. */
+/** Resolved paths per model metadata (a new `ModelInfo` after models are bound again starts afresh). */
+const resolvedPaths = new WeakMap<object, Map<string, ResolvedPath>>();
+
+/**
+ * Resolve `owner__username__icontains` into relation hops, a final field and a lookup
+ * (worked out once per model and key; unknown names raise `FieldError` every time).
+ */
 export function resolveLookupPath(model: ModelCtor, key: string): ResolvedPath {
+  const info = getFieldInfo(model);
+  let known = resolvedPaths.get(info);
+  if (!known) resolvedPaths.set(info, known = new Map());
+  let resolved = known.get(key);
+  if (!resolved) {
+    resolved = resolvePath(model, key);
+    Object.freeze(resolved.hops);
+    known.set(key, Object.freeze(resolved));
+  }
+  return resolved;
+}
+
+function resolvePath(model: ModelCtor, key: string): ResolvedPath {
   const parts = key.split('__');
   const hops: RelationInfo[] = [];
   let current = model;

@@ -459,8 +459,14 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
    * query does not exist.`) or `Model.MultipleObjectsReturned`.
    */
   async get(...conditions: Array<T['lookups'] | Q>): Promise<M> {
-    let qs: QuerySet<M, T> = conditions.length ? this.filter(...conditions) : this;
-    if (!qs.state.limit && !qs.state.offset) qs = qs.clone({ ordering: [], reversed: false }).slice(0, MAX_GET_RESULTS);
+    // One new QuerySet (filter(), then unordered and sliced to MAX_GET_RESULTS unless sliced already).
+    const state = this.state;
+    const sliced = state.limit !== null || Boolean(state.offset);
+    if (conditions.length && sliced) throw new QuerySetError('Cannot filter a query once a slice has been taken.');
+    const where = conditions.length ? [...state.where, Q.and(...conditions)] : state.where;
+    const qs = state.limit || state.offset
+      ? new QuerySet<M, T>(this.model, { ...state, where })
+      : new QuerySet<M, T>(this.model, { ...state, where, ordering: [], reversed: false, limit: state.limit === null ? MAX_GET_RESULTS : 0 });
     const rows = await qs.fetch();
     if (rows.length === 1) return rows[0];
     const name = this.model.name;

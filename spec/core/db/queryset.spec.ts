@@ -178,6 +178,28 @@ test('get :: DoesNotExist and MultipleObjectsReturned', async () => {
   }
 });
 
+test('get :: unordered, at most 21 rows, slices and filters kept; a sliced query cannot be filtered', async () => {
+  const [sql] = await captureDataQueries(() => LibBook.objects.orderBy('-title').filter({ title: 'gamma' }).get());
+  assert.not.match(sql, /ORDER BY/, sql);
+  assert.match(sql, /LIMIT 21/, sql);
+  const ordered = LibBook.objects.orderBy('title');
+  const [offsetSql] = await captureDataQueries(() => ordered.slice(2, 3).get());
+  assert.match(offsetSql, /ORDER BY/, offsetSql);
+  assert.is((await ordered.slice(2, 3).get()).title, (await ordered.fetch())[2].title);
+  await rejects(() => ordered.slice(0, 0).get(), LibBook.DoesNotExist);
+  await rejects(() => ordered.slice(0, 2).get({ title: 'gamma' }), (e: Error) => e instanceof QuerySetError && e.message === 'Cannot filter a query once a slice has been taken.');
+  assert.is((await LibBook.objects.filter({ title__startswith: 'g' }).get({ id: 3 })).title, 'gamma');
+  const [both] = await captureDataQueries(() => LibBook.objects.filter({ title__startswith: 'g' }).get({ id: 3 }));
+  assert.match(both, / AND /, both);
+});
+
+test('lookups :: names resolve once per model, unknown names raise every time', async () => {
+  for (let i = 0; i < 2; i++) {
+    await rejects(() => LibBook.objects.get({ nope: 1 } as never), (e: Error) => e instanceof FieldError && /Cannot resolve keyword 'nope' into field/.test(e.message));
+    assert.equal(await titles(LibBook.objects.filter({ author__name__startswith: 'Ann' }).orderBy('id')), await titles(LibBook.objects.filter({ author: ann }).orderBy('id')));
+  }
+});
+
 test('field names and values are validated', async () => {
   try {
     // @ts-expect-error: an unknown name does not compile, and fails at run time too
