@@ -46,7 +46,7 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
    * Given a request and a list of renderers, return a `[renderer, mediaType]` pair. The
    * choice depends only on the format, the Accept header and the renderers' media types and
    * formats, so it is remembered per (renderer classes, format, Accept) unless a subclass
-   * overrides `getAcceptList()` or `filterRenderers()` (`negotiationMemo.ts`).
+   * overrides `getAcceptList()` or `filterRenderers()` (the choice tables at the end of this file).
    */
   selectRenderer(request: Request, renderers: BaseRenderer[], formatSuffix: string | null = null): RendererSelection {
     const formatQueryParam = apiSettings.URL_FORMAT_OVERRIDE;
@@ -55,8 +55,9 @@ export class DefaultContentNegotiation extends BaseContentNegotiation {
     if (this.getAcceptList !== defaultGetAcceptList || this.filterRenderers !== defaultFilterRenderers) {
       return this.chooseRenderer(request, renderers, format);
     }
-    const key = `${format ?? ''}\n${request.httpRequest.metaHeader('HTTP_ACCEPT') ?? '*/*'}`;
-    const choices = choicesFor(renderers);
+    // Keyed by the Accept text itself (no key string to build), in a table per format.
+    const key = request.httpRequest.metaHeader('HTTP_ACCEPT') ?? '*/*';
+    const choices = choicesFor(renderers, format ?? '');
     const known = choices.get(key);
     if (known !== undefined) return [renderers[known.index], known.mediaType];
     const selection = this.chooseRenderer(request, renderers, format);
@@ -116,12 +117,15 @@ interface Choice {
 /** The most (format, Accept) pairs remembered per renderer list (the Accept header is the client's). */
 const MAX_CHOICES = 64;
 
-/** Per renderer list (by the classes, in order): the media types and formats seen, and the choices. */
+/** Per renderer list (by the classes, in order): the media types and formats seen, and the choices per format. */
 interface ChoiceTable {
   mediaTypes: string[];
   formats: string[];
-  choices: Map<string, Choice>;
+  byFormat: Map<string, Map<string, Choice>>;
 }
+
+/** The most formats remembered per renderer list (`?format=` is the client's). */
+const MAX_FORMATS = 16;
 
 /** A trie over the renderer classes of a list; `table` at the node of the list's last class. */
 interface ChoiceNode {
@@ -140,7 +144,7 @@ onSettingChanged(() => {
  * instances have the media types and formats the table was made with (else a fresh table,
  * not remembered, is answered).
  */
-function choicesFor(renderers: BaseRenderer[]): Map<string, Choice> {
+function choicesFor(renderers: BaseRenderer[], format: string): Map<string, Choice> {
   let node = choiceRoot;
   for (const renderer of renderers) {
     const cls = renderer.constructor;
@@ -153,13 +157,19 @@ function choicesFor(renderers: BaseRenderer[]): Map<string, Choice> {
   }
   let table = node.table;
   if (!table) {
-    table = { mediaTypes: renderers.map((r) => r.mediaType), formats: renderers.map((r) => r.format), choices: new Map() };
+    table = { mediaTypes: renderers.map((r) => r.mediaType), formats: renderers.map((r) => r.format), byFormat: new Map() };
     node.table = table;
   }
   for (let i = 0; i < renderers.length; i++) {
     if (renderers[i].mediaType !== table.mediaTypes[i] || renderers[i].format !== table.formats[i]) return new Map();
   }
-  return table.choices;
+  let choices = table.byFormat.get(format);
+  if (!choices) {
+    if (table.byFormat.size >= MAX_FORMATS) table.byFormat.clear();
+    choices = new Map();
+    table.byFormat.set(format, choices);
+  }
+  return choices;
 }
 
 function rememberChoice(choices: Map<string, Choice>, key: string, choice: Choice): void {

@@ -17,6 +17,9 @@ export const DEFAULT_X_FRAME_OPTIONS = 'DENY';
 
 const exemptResponses = new WeakSet<HttpResponse>();
 
+/** The last `X_FRAME_OPTIONS` text seen and its upper-case form. */
+let lastXFrameOptions: [string, string] = ['', ''];
+
 /** Mark `response` so `XFrameOptionsMiddleware` leaves it without `X-Frame-Options`. */
 export function markXFrameOptionsExempt(response: HttpResponse): HttpResponse {
   exemptResponses.add(response);
@@ -72,6 +75,9 @@ export class XFrameOptionsMiddleware extends MiddlewareMixin {
   /** The header value: `X_FRAME_OPTIONS` upper-cased (default `DENY`). */
   getXFrameOptionsValue(_request: HttpRequest, _response: HttpResponse): string {
     const value = settings.X_FRAME_OPTIONS;
-    return (typeof value === 'string' && value ? value : DEFAULT_X_FRAME_OPTIONS).toUpperCase();
+    const text = typeof value === 'string' && value ? value : DEFAULT_X_FRAME_OPTIONS;
+    // The setting rarely changes: its upper-case form is kept for the last value seen.
+    if (text !== lastXFrameOptions[0]) lastXFrameOptions = [text, text.toUpperCase()];
+    return lastXFrameOptions[1];
   }
 }

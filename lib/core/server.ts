@@ -310,10 +310,6 @@ export function createServer(options: ServerOptions = {}): http.Server {
     }
     inFlight += 1;
     socket[IN_FLIGHT] = onSocket + 1;
-    const release = (): void => {
-      inFlight -= 1;
-      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
-    };
     void (async () => {
       let response: HttpResponse;
       const request = new HttpRequest(req);
@@ -362,7 +358,8 @@ export function createServer(options: ServerOptions = {}): http.Server {
           accessLog.write(accessLogLine(req, status, bytes, started));
         }
       } finally {
-        release();
+        inFlight -= 1;
+        socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
       }
       // The request is finished: remove uploaded temporary files and the like.
       if (request.hasCleanups) await request.runCleanups();

@@ -32,10 +32,17 @@ export class ResolverMatch {
     readonly route: string,
     readonly tried: string[][] = [],
   ) {
-    this.appName = appNames.filter(Boolean).join(':');
-    this.namespace = namespaces.filter(Boolean).join(':');
     const view = urlName ?? (func.name || 'view');
-    this.viewName = [...namespaces.filter(Boolean), view].join(':');
+    if (appNames.length === 0 && namespaces.length === 0) {
+      // A pattern outside any namespace (most of them): nothing to join.
+      this.appName = '';
+      this.namespace = '';
+      this.viewName = view;
+    } else {
+      this.appName = appNames.filter(Boolean).join(':');
+      this.namespace = namespaces.filter(Boolean).join(':');
+      this.viewName = [...namespaces.filter(Boolean), view].join(':');
+    }
   }
 }
 
