@@ -27,6 +27,10 @@
  *   `RegexPattern` (`rePath()`); test with `instanceof` (`formatSuffixPatterns` does).
  * - The URL conf is a module exporting `urlpatterns` (and optionally `handler400`, `handler403`,
  *   `handler404`, `handler500`: functions or dotted paths), named by the setting `ROOT_URLCONF`.
+ * - `resolve()` and `reverse()` remember their answers per root resolver (`urls/resolveMemo.ts`,
+ *   `urls/reverseMemo.ts`; `resolve()` only for URL confs made of the framework's patterns and
+ *   converters, and every answer is a copy): a URL conf edited in place after use needs
+ *   `clearUrlCaches()`; any setting change forgets both.
  */
 export type { ErrorHandler, UrlConfModule, ViewFunction } from './urls/types';
 export { NoReverseMatch, Resolver404 } from './urls/exceptions';
