@@ -194,6 +194,10 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
   getSerializer(options?: SerializerOptions): S;
   getSerializer(...args: [SerializerOptions?] | [M | readonly M[] | null | undefined, InstanceSerializerOptions?]): S | GenericSerializer {
     const [first, second] = args;
+    // The common `getSerializer(instance)`: one options object.
+    if (args.length === 1 && first !== undefined && !isOptionsObject(first)) {
+      return new (this.getSerializerClass())({ instance: first, context: this.getSerializerContext() });
+    }
     let options: SerializerOptions;
     if (args.length >= 2) options = { instance: first, ...second };
     else if (first === undefined) options = {};

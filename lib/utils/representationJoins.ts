@@ -35,14 +35,17 @@ onSettingChanged(() => {
   cache = new WeakMap();
 });
 
-const marked = new WeakSet<object>();
+/** The mark `joinRepresentationRelations()` leaves on a view (a symbol: no view attribute of its own). */
+const MARK = Symbol('joinRepresentationRelations');
+
+type Markable = { [MARK]?: true };
 
 /**
  * Mark `view` as one that will serialize the object it looks up (`retrieve()`), so that its
  * `getObject()` joins the relations the representation reads.
  */
 export function joinRepresentationRelations(view: object): void {
-  marked.add(view);
+  (view as Markable)[MARK] = true;
 }
 
 /** The `belongsTo` paths of `tree`, depth first (`owner`, `owner__profile`). */
@@ -76,7 +79,7 @@ function computePaths(view: JoiningView, model: ModelCtor): readonly string[] {
  * was marked by `joinRepresentationRelations()`).
  */
 export function representationJoins(view: JoiningView, model: AnyModelClass | ModelCtor): readonly string[] {
-  if (!marked.has(view)) return [];
+  if ((view as Markable)[MARK] !== true) return [];
   const serializerClass = view.getSerializerClass();
   if (typeof serializerClass !== 'function') return [];
   let byView = cache.get(view.constructor);
