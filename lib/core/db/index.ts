@@ -122,8 +122,8 @@
  *   `save()`'s INSERT/UPDATE — run on the driver (`statementRunner.ts`: node-sqlite3 prepared
  *   statements, mysql2 `execute`), not through `sequelize.query`, with the same connections
  *   (transaction, replica routing, pool, timeouts), errors (Sequelize's classes), query capture
- *   and outage recovery; rows are decoded per shape (`rowDecoder.ts`) and built into instances by
- *   the model's `bulkBuild` as `findAll()` builds them. Raw `sequelize.query()` works as before.
+ *   and outage recovery; rows are decoded per shape (`rowDecoder.ts`) and instances built as
+ *   `findAll()` builds them (`instanceBuilder.ts`). Raw `sequelize.query()` works as before.
  * - Tests (`lib/core/db/testing.ts`): `useTestDatabase(suite, { models?, migrate? })` gives a
  *   suite its own fresh database (a copy of a once-per-process migrated SQLite template, or on
  *   MySQL a fresh `test_<random>` schema; `models` are test-only models created with `sync()`)

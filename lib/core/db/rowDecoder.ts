@@ -11,11 +11,13 @@
  * - Nesting: `owner.username` columns become `{ owner: { username } }` as Sequelize's
  *   `_groupJoinData` nests them (to-one joins: by a path compiled once; joins that can repeat
  *   rows — to-many includes — go through `_groupJoinData` itself, which merges them).
- * - Instances: the model's `bulkBuild` with the options `findAll()` passes (not new, raw,
- *   includes attached), or the stand-in reader's `bulkBuild` (plain rows); raw queries
+ * - Instances: built as the model's `bulkBuild` with the options `findAll()` passes builds them
+ *   (not new, raw, includes attached; instanceBuilder.ts, `bulkBuild` itself where a model
+ *   customises building), or the stand-in reader's `bulkBuild` (plain rows); raw queries
  *   (`values()`) answer copies of the rows.
  */
 import { createRequire } from 'node:module';
+import { buildInstances } from './instanceBuilder';
 
 type Row = Record<string, unknown>;
 type Parse = (value: unknown, options: { timezone: unknown }) => unknown;
@@ -192,7 +194,7 @@ export function decodeRows(shape: object, options: DecodeOptions, rows: Row[], t
     for (const row of rows) for (const [column, parse] of parsers) row[column] = parse(row[column]);
   }
   if (!options.hasJoin) {
-    return options.model.bulkBuild(rows, { isNewRecord: false, raw: true, attributes: options.originalAttributes || options.attributes });
+    return buildInstances(shape, options.model, rows, { isNewRecord: false, raw: true, attributes: options.originalAttributes || options.attributes });
   }
   let grouped: Row[];
   if (decoder.nested) {
@@ -206,7 +208,7 @@ export function decodeRows(shape: object, options: DecodeOptions, rows: Row[], t
       { checkExisting: Boolean(options.hasMultiAssociation) },
     );
   }
-  return options.model.bulkBuild(grouped, {
+  return buildInstances(shape, options.model, grouped, {
     isNewRecord: false,
     include: options.include,
     includeNames: options.includeNames,
