@@ -107,7 +107,12 @@ interface DriverText {
   order: number[];
 }
 
-const driverTexts = new Map<string, DriverText>();
+/**
+ * Driver texts per dialect: two dialects may render the same `$n` text (Sequelize quotes with
+ * backticks on MySQL and SQLite alike) but rewrite its placeholders differently, and a process
+ * can switch `DATABASE_URL` from one engine to the other.
+ */
+const driverTextsByDialect = new Map<string, Map<string, DriverText>>();
 const MAX_DRIVER_TEXTS = 1024;
 
 /**
@@ -116,6 +121,9 @@ const MAX_DRIVER_TEXTS = 1024;
  * order; SQLite: `$n` kept), worked out once per text by binding the value indices.
  */
 function driverText(sequelize: SequelizeInternals, sql: string, count: number): DriverText {
+  const dialect = String(sequelize.options.dialect);
+  let driverTexts = driverTextsByDialect.get(dialect);
+  if (!driverTexts) driverTextsByDialect.set(dialect, driverTexts = new Map());
   const key = `${count}:${sql}`;
   let known = driverTexts.get(key);
   if (known) return known;
