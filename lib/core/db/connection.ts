@@ -185,10 +185,23 @@ export interface ConnectionExtras {
 /** Captured SQL (see `captureQueries()` in testing.ts): every active list gets each statement. */
 export const queryCaptures = new Set<string[]>();
 
-function logQuery(sql: string): void {
+/** `API_FRAMEWORK_SQL_DEBUG`, read once when the process starts: every statement to stderr. */
+const SQL_DEBUG = Boolean(process.env.API_FRAMEWORK_SQL_DEBUG);
+
+/**
+ * Whether `logQuery` has anything to do (a capture list is open, or SQL debugging is on): the
+ * statement runner asks before it builds the log text of each statement.
+ */
+export function queriesLogged(): boolean {
+  return SQL_DEBUG || queryCaptures.size > 0;
+}
+
+/** The `logging` function of every connection: feeds the capture lists and SQL debugging. */
+export function logQuery(sql: string): void {
+  if (!queriesLogged()) return;
   const text = sql.replace(/^Executing \([^)]*\): /, '');
   for (const list of queryCaptures) list.push(text);
-  if (process.env.API_FRAMEWORK_SQL_DEBUG) process.stderr.write(`[sql] ${text}\n`);
+  if (SQL_DEBUG) process.stderr.write(`[sql] ${text}\n`);
 }
 
 function serverOptions(config: DatabaseConfig): { host?: string; port?: number; username?: string; password?: string; database?: string } {

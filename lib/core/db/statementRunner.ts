@@ -23,6 +23,7 @@
 import type { Sequelize } from 'sequelize';
 import { Transaction } from 'sequelize';
 import { clsNamespace } from './clsNamespace';
+import { logQuery, queriesLogged } from './connection';
 import { isUnavailable, reportRecovery } from '../outage';
 
 /** What a statement is, as Sequelize's query types name it (routing and driver method follow from it). */
@@ -178,7 +179,7 @@ function transactionOf(option: unknown): TransactionInternals | null {
 
 function log(sequelize: SequelizeInternals, connection: { uuid?: string }, sql: string, type: StatementType, phase: 'Executing' | 'Executed', started: number): void {
   const logging = sequelize.options.logging;
-  if (typeof logging !== 'function') return;
+  if (typeof logging !== 'function' || (logging === logQuery && !queriesLogged())) return;
   const text = `${phase} (${connection.uuid || 'default'}): ${sql}`;
   if (sequelize.options.benchmark) {
     if (phase === 'Executed') (logging as (message: string, ms: number, options: object) => void)(text, Date.now() - started, { type });
