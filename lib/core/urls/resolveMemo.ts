@@ -10,34 +10,28 @@
  */
 import { onSettingChanged } from '../conf';
 import type { ResolverMatch, URLResolver } from './resolvers';
+import { ResolverMemo } from './resolverMemo';
 
 /** The most paths kept per root resolver. */
 export const MAX_RESOLVED = 1024;
 
-let memos = new WeakMap<URLResolver, Map<string, ResolverMatch>>();
+const memos = new ResolverMemo<ResolverMatch>(MAX_RESOLVED);
 
 onSettingChanged(() => {
-  memos = new WeakMap();
+  memos.clear();
 });
 
 /** Forget every memoised resolution (`clearUrlCaches()` calls this). */
 export function clearResolveMemo(): void {
-  memos = new WeakMap();
+  memos.clear();
 }
 
 /** The memoised match of `path` under `resolver` (shared: copy before handing it out), or undefined. */
 export function memoisedMatch(resolver: URLResolver, path: string): ResolverMatch | undefined {
-  return memos.get(resolver)?.get(path);
+  return memos.get(resolver, path);
 }
 
 /** Keep `match` as what `path` resolves to under `resolver`. */
 export function memoriseMatch(resolver: URLResolver, path: string, match: ResolverMatch): void {
-  let memo = memos.get(resolver);
-  if (!memo) {
-    memo = new Map();
-    memos.set(resolver, memo);
-  } else if (memo.size >= MAX_RESOLVED) {
-    memo.clear();
-  }
-  memo.set(path, match);
+  memos.set(resolver, path, match);
 }

@@ -8,21 +8,22 @@
  */
 import { onSettingChanged } from '../conf';
 import type { URLResolver } from './resolvers';
+import { ResolverMemo } from './resolverMemo';
 
 /** The most paths kept per root resolver. */
 export const MAX_ENTRIES = 4096;
 
-let memos = new WeakMap<URLResolver, Map<string, string>>();
+const memos = new ResolverMemo<string>(MAX_ENTRIES);
 let generation = 0;
 
 onSettingChanged(() => {
-  memos = new WeakMap();
+  memos.clear();
   generation += 1;
 });
 
 /** Forget every memoised path (`clearUrlCaches()` calls this). */
 export function clearReverseMemo(): void {
-  memos = new WeakMap();
+  memos.clear();
   generation += 1;
 }
 
@@ -84,17 +85,10 @@ export function reverseMemoKey(viewName: string, currentApp: string | null, args
 
 /** The memoised path of `key` under `resolver`, or undefined. */
 export function memoisedPath(resolver: URLResolver, key: string): string | undefined {
-  return memos.get(resolver)?.get(key);
+  return memos.get(resolver, key);
 }
 
 /** Keep `path` as what `key` reverses to under `resolver`. */
 export function memorisePath(resolver: URLResolver, key: string, path: string): void {
-  let memo = memos.get(resolver);
-  if (!memo) {
-    memo = new Map();
-    memos.set(resolver, memo);
-  } else if (memo.size >= MAX_ENTRIES) {
-    memo.clear();
-  }
-  memo.set(key, path);
+  memos.set(resolver, key, path);
 }
