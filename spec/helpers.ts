@@ -1,6 +1,7 @@
 /**
  * Helpers shared by the spec files: the settings most view specs run under, a suite-wide
- * settings override, calling a view function as the handler would, and a user without a row.
+ * settings override, calling a view function as the handler would, a user without a row, and
+ * counting the calls of a method while something runs.
  */
 import type { Test } from 'uvu';
 import { overrideSettings, type ProjectSettings } from '../lib/core/conf';
@@ -56,4 +57,34 @@ export function fakeUser(pk: number, username = `user${pk}`): AuthUser {
     hasPerm: () => false,
     hasPerms: () => false,
   };
+}
+
+/**
+ * Counts the calls of the method `name` of `targets` (models' statics such as `findAll` or
+ * `bulkBuild`) while `fn` runs; answers fn's result and the count. The methods are restored
+ * afterwards, own descriptors included.
+ */
+export async function countCalls<T>(targets: readonly object[], name: string, fn: () => Promise<T>): Promise<[T, number]> {
+  let calls = 0;
+  const originals = targets.map((target) => Object.getOwnPropertyDescriptor(target, name));
+  for (const target of targets) {
+    const original = (target as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
+    Object.defineProperty(target, name, {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        calls += 1;
+        return original.apply(this, args);
+      },
+    });
+  }
+  try {
+    return [await fn(), calls];
+  } finally {
+    targets.forEach((target, i) => {
+      const descriptor = originals[i];
+      if (descriptor) Object.defineProperty(target, name, descriptor);
+      else delete (target as Record<string, unknown>)[name];
+    });
+  }
 }

@@ -14,34 +14,14 @@ import { getSequelize } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import { User } from '../../../contrib/auth/models';
 import { SArticle, SArticleTag, STag, serializerModels } from '../../models/serializers/models';
+import { countCalls } from '../../helpers';
 
 const test = suite('core/db/compiled reads');
 useTestDatabase(test, { models: serializerModels });
 
 /** Counts `findAll()` calls on `models` while `fn` runs; answers fn's result and the count. */
-async function findAllCalls<T>(models: Array<{ findAll: unknown }>, fn: () => Promise<T>): Promise<[T, number]> {
-  let calls = 0;
-  const originals = models.map((model) => Object.getOwnPropertyDescriptor(model, 'findAll'));
-  for (const model of models) {
-    const original = model.findAll as (...args: unknown[]) => Promise<unknown>;
-    Object.defineProperty(model, 'findAll', {
-      configurable: true,
-      writable: true,
-      value(this: unknown, ...args: unknown[]) {
-        calls += 1;
-        return original.apply(this, args);
-      },
-    });
-  }
-  try {
-    return [await fn(), calls];
-  } finally {
-    models.forEach((model, i) => {
-      const descriptor = originals[i];
-      if (descriptor) Object.defineProperty(model, 'findAll', descriptor);
-      else delete (model as { findAll?: unknown }).findAll;
-    });
-  }
+function findAllCalls<T>(models: Array<{ findAll: unknown }>, fn: () => Promise<T>): Promise<[T, number]> {
+  return countCalls(models, 'findAll', fn);
 }
 
 /** What `values()` answered before: `findAll()` with the QuerySet's options, the attributes, raw. */

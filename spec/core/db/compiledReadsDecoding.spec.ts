@@ -16,6 +16,7 @@ import type { FindOptions } from 'sequelize';
 import { Table, Column, DataType, ForeignKey, BelongsTo, Model } from 'sequelize-typescript';
 import { BaseModel, Manager, field, relation, type ModelMeta, type QuerySet } from '../../../lib/core/db';
 import { useTestDatabase, captureDataQueries } from '../../../lib/core/db/testing';
+import { countCalls } from '../../helpers';
 
 @Table({ tableName: 'dectest_group', timestamps: false })
 class DGroup extends BaseModel {
@@ -226,22 +227,7 @@ test('instances: included objects are instances of the related model, a missing 
 
 /** Calls of `model.bulkBuild` while `fn` runs. */
 async function bulkBuildCalls(model: { bulkBuild: unknown }, fn: () => Promise<unknown>): Promise<number> {
-  let calls = 0;
-  const original = model.bulkBuild as (...args: unknown[]) => unknown;
-  Object.defineProperty(model, 'bulkBuild', {
-    configurable: true,
-    writable: true,
-    value(this: unknown, ...args: unknown[]) {
-      calls += 1;
-      return original.apply(this, args);
-    },
-  });
-  try {
-    await fn();
-  } finally {
-    delete (model as { bulkBuild?: unknown }).bulkBuild;
-  }
-  return calls;
+  return (await countCalls([model], 'bulkBuild', fn))[1];
 }
 
 test('instances: built without bulkBuild once a shape is known; a model with a constructor keeps bulkBuild', async () => {
