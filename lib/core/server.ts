@@ -21,6 +21,7 @@ import { HttpRequest, HttpResponse, StreamingHttpResponse } from './http';
 import { handleRequest, logError, requestAborted } from './handler';
 import { RequestAborted } from './exceptions';
 import { runShutdownHooks } from './shutdown';
+import { lingerOnClose } from './http/lingeringClose';
 import { superviseWorkers, type ClusterOptions } from './cluster';
 import { accessLog, accessLogLine } from './accessLog';
 import { releaseYoungGeneration } from './startupHeap';
@@ -269,7 +270,10 @@ function answerBusy(req: IncomingMessage, res: ServerResponse, retryAfter: numbe
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Retry-After', String(retryAfter));
   res.setHeader('Content-Length', SERVER_BUSY_BODY.length);
-  if (bodyStillArriving(req)) res.setHeader('Connection', 'close');
+  if (bodyStillArriving(req)) {
+    res.setHeader('Connection', 'close');
+    lingerOnClose(req.socket);
+  }
   if (req.method === 'HEAD') {
     res.end();
     return 0;
@@ -329,7 +333,9 @@ export function createServer(options: ServerOptions = {}): http.Server {
         // The parser may still hold the rest of a small body received with the headers: give it
         // one turn before deciding.
         if (bodyStillArriving(req)) await new Promise<void>((resolve) => setImmediate(resolve));
-        if (shuttingDown.has(server) || bodyStillArriving(req)) response.closeConnection = true;
+        const uploadUnread = bodyStillArriving(req);
+        if (shuttingDown.has(server) || uploadUnread) response.closeConnection = true;
+        if (uploadUnread) lingerOnClose(req.socket);
         let bytes = 0;
         const clientGone = req.destroyed && !req.complete;
         try {
