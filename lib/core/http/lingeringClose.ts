@@ -31,8 +31,8 @@ export function lingerOnClose(socket: Socket): void {
     this._paused = true;
     this.pause();
     this.end();
+    // Not unref'd: a paused socket keeps no handle active, and a graceful close waits for it.
     const timer = setTimeout(() => this.destroy(), LINGER_MS);
-    timer.unref();
     this.once('close', () => clearTimeout(timer));
   };
 }
