@@ -18,6 +18,7 @@ import { clsNamespace } from './clsNamespace';
 import { OperationalError } from './errors';
 import { applyQueryTimeouts, databaseConnectTimeoutMs, watchDatabaseRecovery } from './timeouts';
 import { cacheStatements } from './sqliteStatements';
+import { castPerCall } from './mysqlTypeCast';
 
 BaseSequelize.useCLS(clsNamespace);
 
@@ -490,7 +491,10 @@ export class ConnectionHandler {
       if (config.vendor === 'sqlite') assertSqliteFolderExists(url, config.storage ?? ':memory:');
       const sequelize = new Sequelize(sequelizeOptions(config, { replicas, pool }));
       if (config.vendor === 'sqlite') tuneSqlite(sequelize, config.storage ?? ':memory:');
-      if (config.vendor === 'mysql') applyQueryTimeouts(sequelize);
+      if (config.vendor === 'mysql') {
+        castPerCall(sequelize);
+        applyQueryTimeouts(sequelize);
+      }
       watchDatabaseRecovery(sequelize);
       if (replicas.length) honourUsePrimary(sequelize);
       state = { url, config, sequelize, replicaSetting, poolSetting, replicas };

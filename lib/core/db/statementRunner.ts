@@ -12,7 +12,9 @@
  *   afterwards; a finished transaction is refused with Sequelize's message;
  * - the driver call: SQLite `all`/`run` on the node-sqlite3 handle (through its per-connection
  *   prepared statements, sqliteStatements.ts; parameters bound by name `$n`, BigInt as text);
- *   MySQL/MariaDB mysql2 `execute` (prepared; `query` without parameters), `$n` rewritten to `?`;
+ *   MySQL/MariaDB mysql2 `execute` (prepared; `query` without parameters), `$n` rewritten to `?`,
+ *   SELECT rows read with mysql2's own conversions and cast as Sequelize's typeCast casts them
+ *   (mysqlTypeCast.ts);
  * - errors: mapped by the dialect's own `Query#formatError` (UniqueConstraintError,
  *   ForeignKeyConstraintError, TimeoutError for SQLITE_BUSY, ...), a MySQL deadlock rolls the
  *   transaction back, and Sequelize's `retry` option (by default: SQLITE_BUSY up to 5 times) applies;
@@ -25,6 +27,7 @@ import { Transaction } from 'sequelize';
 import { clsNamespace } from './clsNamespace';
 import { logQuery, queriesLogged } from './connection';
 import { isUnavailable, reportRecovery } from '../outage';
+import { castAsSequelize, castsPerCall, PLAIN_READ, type DriverField } from './mysqlTypeCast';
 
 /** What a statement is, as Sequelize's query types name it (routing and driver method follow from it). */
 export type StatementType = 'SELECT' | 'INSERT' | 'UPDATE' | 'BULKUPDATE' | 'BULKDELETE';
@@ -55,7 +58,7 @@ export interface StatementResult {
   tableInfo: unknown[];
 }
 
-type DriverCallback = (this: unknown, error: (Error & Record<string, unknown>) | null, result?: unknown) => void;
+type DriverCallback = (this: unknown, error: (Error & Record<string, unknown>) | null, result?: unknown, fields?: unknown) => void;
 
 /** A node-sqlite3 `Database` as this module calls it. */
 interface SqliteConnection {
@@ -65,11 +68,18 @@ interface SqliteConnection {
   uuid?: string;
 }
 
-/** A mysql2 connection as this module calls it. */
+/** A mysql2 connection as this module calls it (a callback also gets the result's columns). */
 interface MysqlConnection {
-  execute(sql: string, params: unknown[], callback: DriverCallback): unknown;
-  query(options: { sql: string }, callback: DriverCallback): unknown;
+  execute(options: string | MysqlCall, params: unknown[], callback: DriverCallback): unknown;
+  query(options: MysqlCall, callback: DriverCallback): unknown;
   uuid?: string;
+}
+
+/** The options of a mysql2 `query()`/`execute()` call. */
+interface MysqlCall {
+  sql: string;
+  typeCast?: unknown;
+  dateStrings?: readonly string[];
 }
 
 /** The parts of Sequelize's (partly untyped) instance this module uses. */
@@ -138,6 +148,69 @@ function driverText(sequelize: SequelizeInternals, sql: string, count: number): 
   if (driverTexts.size >= MAX_DRIVER_TEXTS) driverTexts.clear();
   driverTexts.set(key, known);
   return known;
+}
+
+/** Run a statement on a node-sqlite3 handle: `all` for a SELECT, else `run` (changes, last id). */
+function runSqlite(connection: SqliteConnection, sql: string, params: readonly unknown[], type: StatementType, tableInfo: unknown[]): Promise<StatementResult> {
+  return new Promise<StatementResult>((resolve, reject) => {
+    const callback: DriverCallback = function (this: unknown, error, rows) {
+      if (error) {
+        reject(error);
+        return;
+      }
+      const statement = this as { changes?: number; lastID?: unknown } | null;
+      resolve({ rows: (rows as Array<Record<string, unknown>> | undefined) ?? [], changes: statement?.changes ?? 0, insertId: statement?.lastID, tableInfo });
+    };
+    const bound = sqliteParameters(params);
+    if (type === 'SELECT') connection.all(sql, bound, callback);
+    else connection.run(sql, bound, callback);
+  });
+}
+
+/**
+ * MySQL driver texts whose results Sequelize's typeCast must read (a column type
+ * `castAsSequelize` cannot cast afterwards): read with it from the start, without a plain read first.
+ */
+const typeCastTexts = new Set<string>();
+const MAX_TYPECAST_TEXTS = 1024;
+
+/** Remember that `sql`'s results need Sequelize's typeCast (bounded: forgotten wholesale when full). */
+function needsTypeCast(sql: string): void {
+  if (typeCastTexts.size >= MAX_TYPECAST_TEXTS) typeCastTexts.clear();
+  typeCastTexts.add(sql);
+}
+
+/**
+ * Run a statement on a mysql2 connection: `execute` (prepared) with values, else `query`. A
+ * plain read (SELECTs, on connections whose Sequelize typeCast is applied per call) reads with
+ * mysql2's own conversions and casts the rows as Sequelize's typeCast would
+ * (mysqlTypeCast.ts); a result it cannot cast so is read again with the typeCast (SELECTs only:
+ * reading twice changes nothing), and its text remembered.
+ */
+function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | null, plain: boolean, sequelizeOptions: unknown, tableInfo: unknown[]): Promise<StatementResult> {
+  return new Promise<StatementResult>((resolve, reject) => {
+    const callback: DriverCallback = (error, data, fields) => {
+      if (error) {
+        reject(error);
+        return;
+      }
+      if (Array.isArray(data)) {
+        const rows = data as Array<Record<string, unknown>>;
+        if (plain && !castAsSequelize(rows, fields as DriverField[] | undefined, sequelizeOptions)) {
+          needsTypeCast(sql);
+          resolve(runMysql(connection, sql, values, false, sequelizeOptions, tableInfo));
+          return;
+        }
+        resolve({ rows, changes: 0, insertId: undefined, tableInfo });
+      } else {
+        const header = data as { affectedRows?: number; insertId?: unknown };
+        resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
+      }
+    };
+    const call: MysqlCall = plain ? { sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings } : { sql };
+    if (values) connection.execute(plain ? call : sql, values, callback);
+    else connection.query(call, callback);
+  });
 }
 
 /** The SQLite parameters of `$n` values: by name, BigInts as text (what Sequelize binds). */
@@ -224,35 +297,16 @@ async function attempt(sequelize: SequelizeInternals, sql: string, params: reado
       const answered = tableInfoOf(connection, options.tables);
       tableInfo = Array.isArray(answered) ? answered : await answered;
     }
-    const result = await new Promise<StatementResult>((resolve, reject) => {
-      if (sqlite) {
-        const callback: DriverCallback = function (this: unknown, error, rows) {
-          if (error) {
-            reject(error);
-            return;
-          }
-          const statement = this as { changes?: number; lastID?: unknown } | null;
-          resolve({ rows: (rows as Array<Record<string, unknown>> | undefined) ?? [], changes: statement?.changes ?? 0, insertId: statement?.lastID, tableInfo });
-        };
-        const bound = sqliteParameters(params);
-        if (options.type === 'SELECT') connection.all(text.sql, bound, callback);
-        else connection.run(text.sql, bound, callback);
-        return;
-      }
-      const callback: DriverCallback = (error, data) => {
-        if (error) {
-          reject(error);
-          return;
-        }
-        if (Array.isArray(data)) resolve({ rows: data as Array<Record<string, unknown>>, changes: 0, insertId: undefined, tableInfo });
-        else {
-          const header = data as { affectedRows?: number; insertId?: unknown };
-          resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
-        }
-      };
-      if (text.order.length) connection.execute(text.sql, text.order.map((index) => params[index]), callback);
-      else connection.query({ sql: text.sql }, callback);
-    });
+    const result = sqlite
+      ? await runSqlite(connection, text.sql, params, options.type, tableInfo)
+      : await runMysql(
+          connection,
+          text.sql,
+          text.order.length ? text.order.map((index) => params[index]) : null,
+          options.type === 'SELECT' && castsPerCall(connection) && !typeCastTexts.has(text.sql),
+          sequelize.options,
+          tableInfo,
+        );
     log(sequelize, connection, text.sql, options.type, 'Executed', started);
     if (isUnavailable('database')) reportRecovery('database');
     return result;
