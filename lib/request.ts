@@ -92,6 +92,9 @@ export function isFormMediaType(mediaType: string): boolean {
 /** What `parseBody()` answers once the body was found empty (nothing to wait for). */
 const PARSED: Promise<void> = Promise.resolve();
 
+/** What `authenticate()` answers once it finished without an asynchronous step. */
+const AUTHENTICATED: Promise<void> = Promise.resolve();
+
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -464,30 +467,79 @@ export class Request {
    * an `APIException` stops the process (the request stays unauthenticated and the error
    * propagates); when none succeeds the request is unauthenticated.
    */
-  async authenticate(): Promise<void> {
-    for (const authenticator of this.authenticators) {
+  authenticate(): Promise<void> {
+    try {
+      return this.authenticateNow() ?? AUTHENTICATED;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * `authenticate()`'s work without an asynchronous step while the authenticators answer at
+   * once: undefined when done, a promise from the first asynchronous answer on; errors are
+   * thrown (or reject the promise). `APIView.initial()` calls it directly.
+   */
+  authenticateNow(): Promise<void> | undefined {
+    const authenticators = this.authenticators;
+    for (let i = 0; i < authenticators.length; i++) {
+      const authenticator = authenticators[i];
+      let answer: AuthenticationResult | Promise<AuthenticationResult>;
+      try {
+        answer = authenticator.authenticate(this);
+      } catch (error) {
+        throw this.authenticationError(error);
+      }
+      if (isPromiseLike(answer)) return this.finishAuthentication(i, answer);
+      if (answer !== null && answer !== undefined) {
+        this.authenticated(authenticator, answer);
+        return undefined;
+      }
+    }
+    this.notAuthenticated();
+    return undefined;
+  }
+
+  /** The rest of `authenticateNow()` from authenticator `from`, whose answer is `pending`. */
+  private async finishAuthentication(from: number, pending: PromiseLike<AuthenticationResult>): Promise<void> {
+    const authenticators = this.authenticators;
+    for (let i = from; i < authenticators.length; i++) {
+      const authenticator = authenticators[i];
       let result: AuthenticationResult;
       try {
         // Await only asynchronous answers (an authenticator without credentials to check
         // may answer at once).
-        const answer = authenticator.authenticate(this);
+        const answer = i === from ? pending : authenticator.authenticate(this);
         result = isPromiseLike(answer) ? await answer : answer;
       } catch (error) {
-        this.notAuthenticated();
-        if (error instanceof TypeError && !(error instanceof APIException)) {
-          const wrapped = new WrappedAttributeError(error.message);
-          wrapped.stack = error.stack;
-          throw wrapped;
-        }
-        throw error;
+        throw this.authenticationError(error);
       }
       if (result !== null && result !== undefined) {
-        this.#authenticator = authenticator;
-        [this.user, this.auth] = result;
+        this.authenticated(authenticator, result);
         return;
       }
     }
     this.notAuthenticated();
+  }
+
+  /** Keep the successful authenticator and its `[user, auth]`. */
+  private authenticated(authenticator: Authenticator, result: [user: AuthUser, auth: unknown]): void {
+    this.#authenticator = authenticator;
+    [this.user, this.auth] = result;
+  }
+
+  /**
+   * An authenticator raised `error`: the request stays unauthenticated, and the error to
+   * propagate (a `TypeError` that is not an `APIException` is wrapped).
+   */
+  private authenticationError(error: unknown): unknown {
+    this.notAuthenticated();
+    if (error instanceof TypeError && !(error instanceof APIException)) {
+      const wrapped = new WrappedAttributeError(error.message);
+      wrapped.stack = error.stack;
+      return wrapped;
+    }
+    return error;
   }
 
   /** Mark the request unauthenticated: UNAUTHENTICATED_USER and UNAUTHENTICATED_TOKEN. */

@@ -580,26 +580,8 @@ export class APIView implements NamedView {
    * authentication, permissions, throttles.
    */
   async initial(request: Request): Promise<void> {
-    this.formatKwarg = this.getFormatSuffix(this.kwargs);
-    const [renderer, mediaType] = this.performContentNegotiation(request);
-    request.acceptedRenderer = renderer;
-    request.acceptedMediaType = mediaType;
-
-    const [version, scheme] = this.determineVersion(request, this.kwargs);
-    request.version = version;
-    request.versioningScheme = scheme;
-
-    // Parse now; a parse error is kept and raised where the view reads `request.data`.
-    const parsing = request.parseBody();
-    if (!request.isBodyParsed) await parsing.catch(() => undefined);
-
-    // The hooks below are called as overridden; the base implementations run here directly,
-    // waiting only on what answers asynchronously (most permissions and throttles do not).
-    await this.performAuthentication(request);
-    const permissions = this.checkPermissions === baseCheckPermissions ? runPermissionChecks(this, request) : this.checkPermissions(request);
-    if (permissions !== undefined) await permissions;
-    const throttles = this.checkThrottles === baseCheckThrottles ? runThrottleChecks(this, request) : this.checkThrottles(request);
-    if (throttles !== undefined) await throttles;
+    const pending = runInitial(this, request);
+    if (pending !== undefined) await pending;
   }
 
   /** Set the renderer on a `Response` and add the default headers to any response. */
@@ -672,26 +654,39 @@ export class APIView implements NamedView {
    * `.dispatch()` is pretty much the same as the host framework's regular dispatch, but
    * with extra hooks for startup, finalize, and exception handling.
    */
-  async dispatch(httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]): Promise<HttpResponse> {
-    this.args = args;
-    this.kwargs = kwargs;
-    const request = this.initializeRequest(httpRequest);
-    this.request = request;
-    this.headers = this.defaultResponseHeaders;
-
-    let response: HttpResponse;
+  dispatch(httpRequest: HttpRequest, kwargs: Kwargs, ...args: string[]): Promise<HttpResponse> {
+    // Written without `async`: the steps that answer at once (the base `initial()` with
+    // synchronous authenticators, permissions and throttles) cost no promise of their own.
+    let request: Request;
+    let outcome: HttpResponse | Promise<HttpResponse>;
     try {
-      await this.initial(request);
-      const handler = this.getHandler(request.method);
-      response = await handler.call(this, request, kwargs, ...args);
+      this.args = args;
+      this.kwargs = kwargs;
+      request = this.initializeRequest(httpRequest);
+      this.request = request;
+      this.headers = this.defaultResponseHeaders;
     } catch (error) {
-      response = await this.handleException(error);
+      return Promise.reject(error);
+    }
+    try {
+      const initial = this.initial === baseInitial ? runInitial(this, request) : this.initial(request);
+      outcome = isPromise(initial)
+        ? Promise.resolve(initial).then(() => this.getHandler(request.method).call(this, request, kwargs, ...args))
+        : this.getHandler(request.method).call(this, request, kwargs, ...args);
+    } catch (error) {
+      outcome = Promise.reject(error);
     }
     // A request stopped before authentication (406, bad version, unknown format) stays
     // unauthenticated, as DRF's lazy `request.user`: renderers that show the user (the
     // browsable API) authenticate on demand, so JSON answers never read the session.
-    this.response = this.finalizeResponse(request, response);
-    return this.response;
+    const finish = (response: HttpResponse): HttpResponse => (this.response = this.finalizeResponse(request, response));
+    const recover = (error: unknown): Promise<HttpResponse> => this.handleException(error).then(finish);
+    if (isPromise(outcome)) return (outcome instanceof Promise ? outcome : Promise.resolve(outcome)).then(finish, recover);
+    try {
+      return Promise.resolve(finish(outcome));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 
@@ -732,6 +727,54 @@ const allowedMethodsGetter = Object.getOwnPropertyDescriptor(APIView.prototype, 
 // The base implementations, to tell a view that overrides them (see `initial`).
 const baseCheckPermissions = APIView.prototype.checkPermissions;
 const baseCheckThrottles = APIView.prototype.checkThrottles;
+const basePerformAuthentication = APIView.prototype.performAuthentication;
+const baseInitial = APIView.prototype.initial;
+const baseAuthenticate = Request.prototype.authenticate;
+
+/**
+ * `initial()`'s work: content negotiation, versioning, body parsing (errors surface when
+ * `request.data` is read), authentication, permissions, throttles. The hooks are called as
+ * overridden; the base implementations run here directly, waiting only on what answers
+ * asynchronously: undefined when everything answered at once, else a promise of the rest.
+ */
+function runInitial(view: APIView, request: Request): Promise<void> | undefined {
+  view.formatKwarg = view.getFormatSuffix(view.kwargs);
+  const [renderer, mediaType] = view.performContentNegotiation(request);
+  request.acceptedRenderer = renderer;
+  request.acceptedMediaType = mediaType;
+
+  const [version, scheme] = view.determineVersion(request, view.kwargs);
+  request.version = version;
+  request.versioningScheme = scheme;
+
+  // Parse now; a parse error is kept and raised where the view reads `request.data`.
+  const parsing = request.parseBody();
+  if (!request.isBodyParsed) return parsing.catch(() => undefined).then(() => checkRequest(view, request));
+  return checkRequest(view, request);
+}
+
+/** `next()` once `step` (a hook's answer) settled: at once unless it is a promise. */
+function after(step: unknown, next: () => Promise<void> | undefined): Promise<void> | undefined {
+  return isPromise(step) ? Promise.resolve(step).then(next) : next();
+}
+
+/** The authentication, permission and throttle steps of `runInitial()`. */
+function checkRequest(view: APIView, request: Request): Promise<void> | undefined {
+  const base = view.performAuthentication === basePerformAuthentication && request.authenticate === baseAuthenticate;
+  return after(base ? request.authenticateNow() : view.performAuthentication(request), () => checkAccess(view, request));
+}
+
+/** The permission and throttle steps of `runInitial()`. */
+function checkAccess(view: APIView, request: Request): Promise<void> | undefined {
+  const permissions = view.checkPermissions === baseCheckPermissions ? runPermissionChecks(view, request) : view.checkPermissions(request);
+  return after(permissions, () => checkThrottling(view, request));
+}
+
+/** The throttle step of `runInitial()`. */
+function checkThrottling(view: APIView, request: Request): Promise<void> | undefined {
+  const throttles = view.checkThrottles === baseCheckThrottles ? runThrottleChecks(view, request) : view.checkThrottles(request);
+  return isPromise(throttles) ? Promise.resolve(throttles) : undefined;
+}
 
 /**
  * `checkPermissions()`'s work: each of `view.getPermissions()` in turn, `permissionDenied()` at

@@ -3,6 +3,7 @@
  * `RemoteUserMiddleware` logs in the user named by the web server's `REMOTE_USER`.
  */
 import { ImproperlyConfigured } from '../../lib/core/conf';
+import { MiddlewareMixin } from '../../lib/core/middleware';
 import type { AuthUser, HttpRequest, HttpResponse } from '../../lib/core/http';
 import { AnonymousUser, authenticate, getUser, login, logout, BACKEND_SESSION_KEY } from './index';
 import { loadBackend } from './backendRegistry';
@@ -13,28 +14,27 @@ type GetResponse = (request: HttpRequest) => Promise<HttpResponse>;
 /**
  * Attach the session's user to `request.user` (an `AnonymousUser` when nobody is logged in).
  * The user is loaded once, before the view, so `request.user` is a plain synchronous property.
+ * Hook-style (`processRequest`), so the handler runs it without a promise step of its own.
  */
-export class AuthenticationMiddleware {
-  constructor(protected readonly getResponse: GetResponse) {}
-
-  /** Load the user, then run the rest of the chain. */
-  handle(request: HttpRequest): Promise<HttpResponse> {
+export class AuthenticationMiddleware extends MiddlewareMixin {
+  /** Load the user; a promise only when the session has to be asked. */
+  override processRequest(request: HttpRequest): null | Promise<null> {
     const session = request.session;
     if (!session) {
-      return Promise.reject(new ImproperlyConfigured(
+      throw new ImproperlyConfigured(
         "The Django authentication middleware requires session middleware to be installed. Edit your MIDDLEWARE setting to insert 'contrib.sessions.middleware.SessionMiddleware' before 'contrib.auth.middleware.AuthenticationMiddleware'.",
-      ));
+      );
     }
     const wasAccessed = session.accessed;
     // No session cookie and nothing written yet: nobody is logged in, no store to ask (and no
     // asynchronous step).
     if (session.sessionKey === null && !session.modified) {
       attachSessionUser(request, session, wasAccessed, new AnonymousUser());
-      return Promise.resolve(this.getResponse(request));
+      return null;
     }
     return getUser(request).then((user) => {
       attachSessionUser(request, session, wasAccessed, user);
-      return this.getResponse(request);
+      return null;
     });
   }
 }

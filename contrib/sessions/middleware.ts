@@ -6,6 +6,7 @@
 import { settings } from '../../lib/core/conf';
 import { patchVaryHeaders, type HttpRequest, type HttpResponse } from '../../lib/core/http';
 import { importModule } from '../../lib/core/modules';
+import { MiddlewareMixin } from '../../lib/core/middleware';
 import { ImproperlyConfigured } from '../../lib/core/exceptions';
 import { SessionInterrupted, UpdateError, type SessionStoreClass } from './backends/base';
 
@@ -30,31 +31,31 @@ export function getSessionStore(engine: string = settings.SESSION_ENGINE): Sessi
 
 /**
  * Load the session before the view, save it after. Override `storeClass()` to pick the store
- * per request.
+ * per request. Hook-style (`processRequest`/`processResponse`), so the handler runs it without
+ * a promise step of its own.
  */
-export class SessionMiddleware {
-  constructor(protected readonly getResponse: (request: HttpRequest) => Promise<HttpResponse>) {}
-
+export class SessionMiddleware extends MiddlewareMixin {
   /** The store class for this request (default: from `SESSION_ENGINE`). */
   storeClass(_request: HttpRequest): SessionStoreClass {
     return getSessionStore();
   }
 
-  /** Attach `request.session`, run the chain, then persist the session. */
-  handle(request: HttpRequest): Promise<HttpResponse> {
-    let session: InstanceType<SessionStoreClass>;
-    let key: string | null;
-    try {
-      const Store = this.storeClass(request);
-      key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
-      session = new Store(key);
-    } catch (error) {
-      return Promise.reject(error);
+  /**
+   * Attach `request.session`. Without a session cookie there is nothing to load (the store
+   * starts empty): no asynchronous step; else the session is attached once loaded.
+   */
+  override processRequest(request: HttpRequest): null | Promise<null> {
+    const Store = this.storeClass(request);
+    const key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
+    const session = new Store(key);
+    if (key === null) {
+      request.session = session;
+      return null;
     }
-    // Without a session cookie there is nothing to load (the store starts empty): no
-    // asynchronous step.
-    if (key !== null) return session.ensureLoaded().then(() => runWithSession(this, request, session));
-    return runWithSession(this, request, session);
+    return session.ensureLoaded().then(() => {
+      request.session = session;
+      return null;
+    });
   }
 
   /**
@@ -62,7 +63,7 @@ export class SessionMiddleware {
    * emptied; add `Vary: Cookie` when the session was read. Answers a promise only when the
    * session is saved.
    */
-  processResponse(request: HttpRequest, response: HttpResponse): HttpResponse | Promise<HttpResponse> {
+  override processResponse(request: HttpRequest, response: HttpResponse): HttpResponse | Promise<HttpResponse> {
     const session = request.session;
     if (!session) return response;
     const { accessed, modified } = session;
@@ -114,12 +115,4 @@ export class SessionMiddleware {
     });
     return response;
   }
-}
-
-/** The rest of `SessionMiddleware.handle()`: attach the loaded session, run the chain, persist. */
-function runWithSession(
-  middleware: SessionMiddleware, request: HttpRequest, session: InstanceType<SessionStoreClass>,
-): Promise<HttpResponse> {
-  request.session = session;
-  return Promise.resolve(middleware['getResponse'](request)).then((response) => middleware.processResponse(request, response));
 }

@@ -30,7 +30,8 @@ import {
 import { Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation } from './exceptions';
 import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
 import { outageOf, serviceUnavailableResponse } from './outage';
-import { loadMiddlewareClasses, type GetResponse, type Middleware } from './middleware';
+import { isHookMiddleware, isHookMiddlewareClass, loadMiddlewareClasses, type GetResponse, type Middleware, type MiddlewareMixin } from './middleware';
+import { fuseHookMiddleware } from './middleware/fusedHooks';
 import { formatException, technical404Response, technical500Response } from './debug';
 
 type ViewHook = NonNullable<Middleware['processView']>;
@@ -232,14 +233,37 @@ export class BaseHandler {
   private readonly exceptionMiddleware: ExceptionHook[] = [];
 
   constructor() {
-    let handler: GetResponse = (request) => this.getResponseInner(request);
+    // `chain` is the chain as it runs: adjacent hook-style middleware (`MiddlewareMixin`s
+    // keeping its `handle()`) run as one fused step (`fuseHookMiddleware`). Each middleware
+    // still gets a working `getResponse`: the nested chain below it.
+    let chain: GetResponse = (request) => this.getResponseInner(request);
+    let group: MiddlewareMixin[] = [];
+    let below = chain;
+    let nested = chain;
+    const closeGroup = (): void => {
+      if (group.length > 0) chain = fuseHookMiddleware(group, below, responseForException);
+      group = [];
+    };
     for (const cls of [...loadMiddlewareClasses()].reverse()) {
-      const middleware = new cls(handler);
+      const fusable = isHookMiddlewareClass(cls);
+      if (!fusable) closeGroup();
+      else if (group.length === 0) below = chain;
+      const next = fusable ? nested : chain;
+      const middleware = new cls(next);
       if (middleware.processView) this.viewMiddleware.unshift(middleware.processView.bind(middleware));
       if (middleware.processException) this.exceptionMiddleware.push(middleware.processException.bind(middleware));
-      handler = convertExceptionToResponse((request) => middleware.handle(request));
+      const step = convertExceptionToResponse((request) => middleware.handle(request));
+      if (fusable && isHookMiddleware(middleware, next)) {
+        group.unshift(middleware);
+        nested = step;
+      } else {
+        closeGroup();
+        chain = step;
+        nested = step;
+      }
     }
-    this.chain = handler;
+    closeGroup();
+    this.chain = chain;
   }
 
   /** Answer `request` (never rejects: every step turns errors into responses). */

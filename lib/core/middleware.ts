@@ -76,6 +76,22 @@ export class MiddlewareMixin implements Middleware {
   }
 }
 
+const mixinHandle = MiddlewareMixin.prototype.handle;
+
+/**
+ * True for a class of hook-style middleware: a `MiddlewareMixin` keeping its `handle()`, so its
+ * behaviour is its `processRequest()` and `processResponse()` hooks (the handler may run them
+ * without calling `handle()`).
+ */
+export function isHookMiddlewareClass(cls: MiddlewareClass): boolean {
+  return cls.prototype instanceof MiddlewareMixin && (cls.prototype as MiddlewareMixin).handle === mixinHandle;
+}
+
+/** True when `middleware` is hook-style and calls `next` (its constructor kept the `getResponse` it was given). */
+export function isHookMiddleware(middleware: Middleware, next: GetResponse): middleware is MiddlewareMixin {
+  return middleware instanceof MiddlewareMixin && middleware.handle === mixinHandle && middleware['getResponse'] === next;
+}
+
 /** The rest of `MiddlewareMixin.handle()` once `processRequest()` answered `early`. */
 function respond(middleware: MiddlewareMixin, request: HttpRequest, early: HttpResponse | null | undefined): Promise<HttpResponse> {
   const pending = early !== null && early !== undefined ? Promise.resolve(early) : Promise.resolve(middleware['getResponse'](request));

@@ -34,6 +34,7 @@ import { constantTimeCompare, getRandomString } from '../signing';
 import { patchVaryHeaders, type HttpRequest, type HttpResponse } from '../http';
 import type { ViewFunction } from '../urls';
 import { getFailureView } from './csrfFailure';
+import { MiddlewareMixin } from '../middleware';
 
 export const CSRF_SECRET_LENGTH = 32;
 export const CSRF_TOKEN_LENGTH = 2 * CSRF_SECRET_LENGTH;
@@ -442,20 +443,16 @@ const cookieSetOn = new WeakSet<object>();
  * `csrftoken` cookie on responses whose page used a token. Views marked with `csrfExempt()` are
  * skipped. Override `reject()` to answer failures differently.
  */
-export class CsrfViewMiddleware {
-  constructor(protected readonly getResponse: (request: HttpRequest) => Promise<HttpResponse>) {}
-
-  /** Load the incoming token, run the rest of the chain, then set the cookie when needed. */
-  handle(request: HttpRequest): Promise<HttpResponse> {
-    // The cookie is read when a token is first asked for (getToken(), rotateToken(), the
-    // check of an unsafe request): reading it has no other effect. The session is read here,
-    // as the host framework does, because reading it is seen (Vary: Cookie).
-    try {
-      if (settings.CSRF_USE_SESSIONS) loadToken(request);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return Promise.resolve(this.getResponse(request)).then((response) => this.processResponse(request, response));
+export class CsrfViewMiddleware extends MiddlewareMixin {
+  /**
+   * Load the incoming token when it lives in the session. The cookie is read when a token is
+   * first asked for (getToken(), rotateToken(), the check of an unsafe request): reading it has
+   * no other effect. The session is read here, as the host framework does, because reading it
+   * is seen (Vary: Cookie).
+   */
+  override processRequest(request: HttpRequest): null {
+    if (settings.CSRF_USE_SESSIONS) loadToken(request);
+    return null;
   }
 
   /**
@@ -485,7 +482,7 @@ export class CsrfViewMiddleware {
   }
 
   /** Set the CSRF cookie when a token was used or rotated. */
-  processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
+  override processResponse(request: HttpRequest, response: HttpResponse): HttpResponse {
     const state = states.get(request);
     // No token was asked for or checked: nothing to set.
     if (state === undefined) return response;
