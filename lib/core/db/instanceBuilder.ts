@@ -19,7 +19,7 @@ type Row = Record<string, unknown>;
 type Sanitizer = (this: unknown, value: unknown, options: object) => unknown;
 
 /** The include entries `findAll()` validated (the parts `_setInclude` reads). */
-interface IncludeEntry {
+export interface IncludeEntry {
   model: BuildModel;
   as: string;
   association: { isSingleAssociation?: boolean };
@@ -41,7 +41,7 @@ export interface BuildOptions {
 }
 
 /** The model statics the builder reads. */
-interface BuildModel {
+export interface BuildModel {
   prototype: object;
   name: string;
   primaryKeyAttribute: string;
@@ -56,8 +56,8 @@ interface BuildModel {
   bulkBuild(rows: Row[], options: object): unknown[];
 }
 
-/** One model's build recipe for one set of options. */
-interface Plan {
+/** One model's build recipe for one set of options (rowBuilder.ts compiles it into code). */
+export interface Plan {
   model: BuildModel;
   /** What the constructor keeps as `_options` (shared by the instances of the shape). */
   instanceOptions: Record<string, unknown>;
@@ -206,23 +206,34 @@ function shapeOf(instance: unknown): string {
 }
 
 /**
+ * The recipe of the compiled shape `shape` (null: `bulkBuild` builds its instances), worked
+ * out on its first decoded row (`sample`) and checked against Sequelize there; undefined while
+ * the shape has had no row yet.
+ */
+export function buildPlan(shape: object, target: { bulkBuild(rows: Row[], options: object): unknown[] }, sample: Row | undefined, options: BuildOptions): Plan | null | undefined {
+  let plan = plans.get(shape);
+  if (plan === undefined) {
+    if (sample === undefined) return undefined;
+    const model = target as BuildModel;
+    plan = planFor(model, options);
+    if (plan) {
+      // Check the recipe against Sequelize on the first row (a copy: both consume it).
+      const reference = model.bulkBuild([{ ...sample }], options)[0];
+      const built = buildOne(plan, { ...sample });
+      if (shapeOf(reference) !== shapeOf(built)) plan = null;
+    }
+    plans.set(shape, plan);
+  }
+  return plan;
+}
+
+/**
  * `model.bulkBuild(rows, options)` for the decoded rows of the compiled shape `shape` (the
  * options must be the same for every call with that shape).
  */
 export function buildInstances(shape: object, target: { bulkBuild(rows: Row[], options: object): unknown[] }, rows: Row[], options: BuildOptions): unknown[] {
   const model = target as BuildModel;
-  let plan = plans.get(shape);
-  if (plan === undefined) {
-    if (!rows.length) return model.bulkBuild(rows, options);
-    plan = planFor(model, options);
-    if (plan) {
-      // Check the recipe against Sequelize on the first row (a copy: both consume it).
-      const reference = model.bulkBuild([{ ...rows[0] }], options)[0];
-      const built = buildOne(plan, { ...rows[0] });
-      if (shapeOf(reference) !== shapeOf(built)) plan = null;
-    }
-    plans.set(shape, plan);
-  }
+  const plan = buildPlan(shape, target, rows[0], options);
   if (!plan) return model.bulkBuild(rows, options);
   const out = new Array<unknown>(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = buildOne(plan, rows[i]);

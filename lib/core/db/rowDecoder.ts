@@ -17,7 +17,8 @@
  *   (`values()`) answer copies of the rows.
  */
 import { createRequire } from 'node:module';
-import { buildInstances } from './instanceBuilder';
+import { buildInstances, buildPlan, type BuildOptions } from './instanceBuilder';
+import { compileRowBuilder, sameBuilt, type RowBuilder } from './rowBuilder';
 
 type Row = Record<string, unknown>;
 type Parse = (value: unknown, options: { timezone: unknown }) => unknown;
@@ -54,13 +55,16 @@ interface DecodeModel {
 interface Decoder {
   /** The `PRAGMA table_info` answers it was built from (compared by identity). */
   tableInfo: readonly unknown[];
-  columns: string;
+  /** The columns of the shape's rows, in the driver's order. */
+  columns: readonly string[];
   parsers: Array<[string, (value: unknown) => unknown]>;
   /**
    * When rows are nested here: per column in order, the column, the path of objects it goes
    * into (null: a root column) and its attribute name.
    */
   nested: Array<[string, string[] | null, string]> | null;
+  /** The generated builder of the shape's instances (rowBuilder.ts); null: none; undefined: not tried. */
+  build?: RowBuilder | null;
 }
 
 const decoders = new WeakMap<object, Decoder>();
@@ -138,19 +142,25 @@ function compile(options: DecodeOptions, columns: string[], tableInfo: readonly 
       return last < 0 ? [column, null, column] : [column, column.slice(0, last).split('.'), column.slice(last + 1)];
     });
   }
-  return { tableInfo, columns: columns.join('\u0000'), parsers, nested };
+  return { tableInfo, columns, parsers, nested };
 }
 
-/** The decoder of `shape` for these rows' columns and table types (compiled on first use). */
+/**
+ * The decoder of `shape` for its table types (compiled on first use). A shape is one SELECT
+ * list, so its rows always have the same columns (those of its first row); the table types
+ * are the per-connection `PRAGMA table_info` answers, compared by identity.
+ */
 function decoderFor(shape: object, options: DecodeOptions, rows: Row[], tableInfo: readonly unknown[], timezone: unknown): Decoder {
-  const columns = Object.keys(rows[0]);
   const known = decoders.get(shape);
-  if (known && known.tableInfo.length === tableInfo.length && known.tableInfo.every((info, index) => info === tableInfo[index]) && known.columns === columns.join('\u0000')) {
-    return known;
-  }
-  const decoder = compile(options, columns, tableInfo, timezone);
+  if (known && known.tableInfo.length === tableInfo.length && sameInfo(known.tableInfo, tableInfo)) return known;
+  const decoder = compile(options, Object.keys(rows[0]), tableInfo, timezone);
   decoders.set(shape, decoder);
   return decoder;
+}
+
+function sameInfo(a: readonly unknown[], b: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** `{ a, 'owner.id', 'owner.name' }` -> `{ a, owner: { id, name } }`, keys in column order. */
@@ -189,26 +199,46 @@ export function decodeRows(shape: object, options: DecodeOptions, rows: Row[], t
   if (options.raw) return rows.map((row) => ({ ...row }));
   if (!rows.length) return [];
   const decoder = decoderFor(shape, options, rows, tableInfo, timezone);
+  if (decoder.build === undefined) decoder.build = rowBuilderFor(shape, decoder, options, rows[0]);
+  const build = decoder.build;
+  if (build) {
+    const out = new Array<unknown>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]);
+    return out;
+  }
+  parseRows(rows, decoder);
+  if (!options.hasJoin) {
+    return buildInstances(shape, options.model, rows, { isNewRecord: false, raw: true, attributes: options.originalAttributes || options.attributes });
+  }
+  return buildInstances(shape, options.model, groupRows(rows, decoder, options), joinedBuildOptions(options));
+}
+
+/** Parse the values of the parsed columns in place. */
+function parseRows(rows: Row[], decoder: Decoder): void {
   const parsers = decoder.parsers;
   if (parsers.length) {
     for (const row of rows) for (const [column, parse] of parsers) row[column] = parse(row[column]);
   }
-  if (!options.hasJoin) {
-    return buildInstances(shape, options.model, rows, { isNewRecord: false, raw: true, attributes: options.originalAttributes || options.attributes });
-  }
-  let grouped: Row[];
+}
+
+/** Parsed rows of a joined SELECT nested as `findAll()` nests them. */
+function groupRows(rows: Row[], decoder: Decoder, options: DecodeOptions): Row[] {
   if (decoder.nested) {
-    grouped = new Array<Row>(rows.length);
+    const grouped = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) grouped[i] = nest(rows[i], decoder.nested);
-  } else {
-    abstractQuery ??= runtimeRequire('sequelize/lib/dialects/abstract/query') as GroupJoinData;
-    grouped = abstractQuery._groupJoinData(
-      rows,
-      { model: options.model, includeMap: options.includeMap, includeNames: options.includeNames },
-      { checkExisting: Boolean(options.hasMultiAssociation) },
-    );
+    return grouped;
   }
-  return buildInstances(shape, options.model, grouped, {
+  abstractQuery ??= runtimeRequire('sequelize/lib/dialects/abstract/query') as GroupJoinData;
+  return abstractQuery._groupJoinData(
+    rows,
+    { model: options.model, includeMap: options.includeMap, includeNames: options.includeNames },
+    { checkExisting: Boolean(options.hasMultiAssociation) },
+  );
+}
+
+/** The `bulkBuild` options of a joined SELECT's instances, as `findAll()` passes them. */
+function joinedBuildOptions(options: DecodeOptions): BuildOptions {
+  return {
     isNewRecord: false,
     include: options.include,
     includeNames: options.includeNames,
@@ -216,5 +246,25 @@ export function decodeRows(shape: object, options: DecodeOptions, rows: Row[], t
     includeValidated: true,
     attributes: options.originalAttributes || options.attributes,
     raw: true,
-  });
+  };
+}
+
+/**
+ * The generated builder of a shape whose instances are built by a recipe (joined to-one
+ * SELECTs), checked against the generic path on a copy of the shape's first row; null when
+ * the shape has none, is not covered, or the two differ.
+ */
+function rowBuilderFor(shape: object, decoder: Decoder, options: DecodeOptions, first: Row): RowBuilder | null {
+  if (!options.hasJoin || !decoder.nested) return null;
+  const raw = { ...first };
+  const generic = { ...first };
+  parseRows([generic], decoder);
+  const [grouped] = groupRows([generic], decoder, options);
+  const buildOptions = joinedBuildOptions(options);
+  const plan = buildPlan(shape, options.model, grouped, buildOptions);
+  if (!plan) return null;
+  const builder = compileRowBuilder(plan, decoder.columns, true, new Map(decoder.parsers));
+  if (!builder) return null;
+  const [reference] = buildInstances(shape, options.model, [grouped], buildOptions);
+  return sameBuilt(builder(raw), reference) ? builder : null;
 }
