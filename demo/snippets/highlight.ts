@@ -3,7 +3,7 @@
  * highlighted by highlight.js, the style's CSS inline, the title (when set) and a line-number
  * table (when `linenos`). Like the original's Pygments `HtmlFormatter(full=True)`.
  */
-import { highlighterFor, highlightLanguage } from './languages';
+import { highlightHtml, highlightLanguage } from './languages';
 import { themeCss } from './themes';
 
 /** What `highlightDocument()` needs of a snippet. */
@@ -39,7 +39,7 @@ export function highlightCode(options: HighlightOptions): string {
   // Pygments' lexers end the text with a newline; trailing blank lines are kept as it keeps them.
   const code = options.code.endsWith('\n') ? options.code : `${options.code}\n`;
   const language = highlightLanguage(options.language);
-  const { value } = highlighterFor(language).highlight(code, { language, ignoreIllegals: true });
+  const value = highlightHtml(code, language);
   const block = `<div class="highlight"><pre><code class="hljs language-${escapeHtml(language)}">${value}</code></pre></div>`;
   if (!options.linenos) return block;
   const lines = code.slice(0, -1).split('\n').length;

@@ -12,6 +12,7 @@ import type { HLJSApi } from 'highlight.js';
 import { LANGUAGE_CHOICES } from './choices';
 import { LANGUAGE_INDEX } from './languageIndex';
 import { HtmlEmitter } from './htmlEmitter';
+import { highlightCompiled } from './highlightEngine';
 
 let coreApi: HLJSApi | null = null;
 let fullApi: HLJSApi | null = null;
@@ -58,6 +59,20 @@ export function highlighterFor(language: string): HLJSApi {
   }
   register(coreApi, language);
   return coreApi;
+}
+
+/**
+ * `code` highlighted as `language` (a registered name, as `highlightLanguage()` answers), illegal
+ * lexemes ignored: highlight.js's HTML. On our own core instance (no plugins, `HtmlEmitter`) a
+ * language the loop of `highlightEngine.ts` supports is highlighted there, with the same bytes.
+ */
+export function highlightHtml(code: string, language: string): string {
+  const api = highlighterFor(language);
+  if (api === coreApi) {
+    const html = highlightCompiled(api, language, code);
+    if (html !== null) return html;
+  }
+  return api.highlight(code, { language, ignoreIllegals: true }).value;
 }
 
 /** The highlight.js language for text it has no grammar for. */

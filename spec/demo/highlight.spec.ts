@@ -14,6 +14,9 @@ import { PROJECT_ROOT } from '../../lib/core/conf';
 import { isKnownStyle, themeCss } from '../../demo/snippets/themes';
 import { escapeHtml, highlightDocument } from '../../demo/snippets/highlight';
 import { HtmlEmitter } from '../../demo/snippets/htmlEmitter';
+import { compiledLanguage, highlightCompiled } from '../../demo/snippets/highlightEngine';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const test = suite('demo highlight');
 
@@ -154,6 +157,60 @@ test('HtmlEmitter :: scopes and embedded languages written as highlight.js write
   emitter.closeNode();
   assert.is(emitter.toHTML(), '<span class="hljs-title function_ invoked__">f&lt;&amp;&gt;&quot;&#x27;</span>'
     + '<span class="language-css"><span class="hljs-string">s</span></span><span class="hljs-meta">m</span>');
+});
+
+/** A highlight.js instance with every grammar, writing through `HtmlEmitter` (as the demo's own). */
+function instanceWithEveryGrammar(): typeof hljs {
+  const api = hljs.newInstance();
+  api.configure({ __emitter: HtmlEmitter });
+  for (const name of hljs.listLanguages()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    api.registerLanguage(name, require(`highlight.js/lib/languages/${name}`) as Parameters<typeof hljs.registerLanguage>[1]);
+  }
+  return api;
+}
+
+/** Python as the benchmark posts it: strings, escapes, decorators-free classes, numbers, keywords. */
+const PYTHON = [
+  '# snippet 0: generated', 'import math', '', 'def compute_0(values, scale=1):', '    """Doc."""', '    total = 0x1F + 1_000 + 2.5e-3j',
+  '    for index, value in enumerate(values):', '        if value % 2 == 0 and not None:', '            total += value * scale',
+  '        else:', "            total -= math.sqrt(abs(value)) + f'{index!r:>3}' + rb'\\x'", '    return {"tag": "<b>&amp;</b>"}',
+  '', '@decorator(1)', 'class Thing0(object):', '    def __repr__(self) -> str:', '        return "Thing0(%r)" % (self.name,)',
+  '>>> x.print(1)', 'async def f(): await g()', 'lambda: ...',
+].join('\n');
+
+test('highlightEngine :: the same bytes as highlight.js, for every grammar it supports', () => {
+  const reference = instanceWithEveryGrammar();
+  const engine = instanceWithEveryGrammar();
+  // The project's own files give every grammar real text of several kinds (the start of each is enough).
+  const files = ['demo/snippets/htmlEmitter.ts', 'README.md', 'package.json', 'contrib/browsable/static/api_framework/css/browsable.css',
+    'contrib/admin/templates/admin/base.html'];
+  const documents: Array<[string, string]> = [['sample', SAMPLE], ['broken', BROKEN], ['empty', ''], ['python', PYTHON],
+    ...files.map((file): [string, string] => [file, readFileSync(path.join(PROJECT_ROOT, file), 'utf8').slice(0, 6000)])];
+  let supported = 0;
+  for (const name of hljs.listLanguages()) {
+    if (compiledLanguage(engine, name) === null) continue;
+    supported += 1;
+    for (const [label, code] of documents) {
+      const expected = reference.highlight(code, { language: name, ignoreIllegals: true }).value;
+      assert.is(highlightCompiled(engine, name, code), expected, `${name}, ${label}`);
+    }
+  }
+  assert.ok(supported > 100, `${supported} grammars supported`);
+  assert.ok(compiledLanguage(engine, 'python'));
+});
+
+test('highlightEngine :: languages with sub-languages or callbacks are left to highlight.js', () => {
+  const api = instanceWithEveryGrammar();
+  for (const name of ['xml', 'javascript', 'php', 'markdown']) assert.is(compiledLanguage(api, name), null, name);
+  assert.is(highlightCompiled(api, 'xml', '<p>x</p>'), null);
+  assert.is(compiledLanguage(api, 'no-such-language'), null);
+});
+
+test('highlightEngine :: the document the demo stores for the benchmark\'s snippet is unchanged', () => {
+  const api = instanceWithEveryGrammar();
+  const code = `${PYTHON}\n`;
+  assert.is(highlightCompiled(api, 'python', code), hljs.highlight(code, { language: 'python', ignoreIllegals: true }).value);
 });
 
 test('languages :: mapping loads no grammar; highlighting loads the one asked for and what it embeds', () => {

@@ -1,0 +1,467 @@
+/**
+ * highlight.js 11's highlighting loop (`_highlight()` in `highlight.js/lib/core.js`), run on a
+ * language highlight.js has compiled, writing through `HtmlEmitter`: the same matches, modes,
+ * keywords and emitter calls in the same order, so the same bytes, with its state kept in one
+ * object of fixed shape. highlight.js enters a mode through `Object.create(mode, { parent })`,
+ * tags every match array with `Object.assign()` and looks keywords up as properties, so its
+ * property reads are megamorphic and its keyword lookups internalize each word; in a server,
+ * where much other code shares V8's lookup caches, that made the loop several times slower than
+ * on its own.
+ *
+ * Left out, as nothing the demo asks for needs them: sub-languages (`subLanguage`),
+ * `on:begin`/`on:end` callbacks, `__emitTokens`, continuations, relevance, and stopping at
+ * an illegal lexeme (`ignoreIllegals` is always true). `compiledLanguage()` answers null for
+ * a language that uses any of them, and anything thrown while highlighting (highlight.js's own
+ * safety nets throw too) sends the text to highlight.js instead: `highlightCompiled()` answers
+ * null, and highlight.js's answer is the reference either way. `spec/demo/highlight.spec.ts`
+ * compares both on every grammar.
+ */
+import type { HLJSApi } from 'highlight.js';
+import { HtmlEmitter } from './htmlEmitter';
+
+/** What highlight.js's multi-regex registers for each rule: the mode it begins, its kind, its place. */
+interface MatchData {
+  rule?: CompiledMode;
+  type: 'begin' | 'end' | 'illegal';
+  position: number;
+}
+
+/** highlight.js's `MultiRegex`: the rules of a mode as one alternation. */
+interface MultiRegex {
+  regexes: unknown[];
+  matcherRe: RegExp;
+  matchIndexes: Record<number, MatchData>;
+}
+
+/** highlight.js's `ResumableMultiRegex`: one `MultiRegex` per rule to resume from. */
+interface ResumableMultiRegex {
+  count: number;
+  getMatcher(index: number): MultiRegex;
+}
+
+/** A compiled `beginScope`/`endScope`: one scope for the match, or one per group. */
+interface CompiledScope {
+  _wrap?: string;
+  _multi?: boolean;
+  _emit?: Record<number, boolean>;
+  [group: number]: string;
+}
+
+/** The response a `__beforeBegin` callback may ignore the match through. */
+interface CallbackResponse {
+  data: Record<string, unknown>;
+  isMatchIgnored: boolean;
+  ignoreMatch(): void;
+}
+
+type ModeCallback = (match: RegExpExecArray, response: CallbackResponse) => void;
+
+/** A mode as `compileLanguage()` leaves it (the fields the loop reads). */
+interface CompiledMode {
+  isCompiled?: boolean;
+  matcher: ResumableMultiRegex;
+  keywords?: Record<string, [string, number]>;
+  keywordPatternRe: RegExp;
+  endRe?: RegExp;
+  scope?: unknown;
+  beginScope?: CompiledScope;
+  endScope?: CompiledScope;
+  skip?: boolean;
+  excludeBegin?: boolean;
+  excludeEnd?: boolean;
+  returnBegin?: boolean;
+  returnEnd?: boolean;
+  endsParent?: boolean;
+  endsWithParent?: boolean;
+  starts?: CompiledMode;
+  subLanguage?: unknown;
+  contains?: CompiledMode[];
+  data?: Record<string, unknown>;
+  __beforeBegin?: ModeCallback | null;
+  'on:begin'?: unknown;
+  'on:end'?: unknown;
+}
+
+/** A compiled language: its top mode, plus the language-wide settings. */
+interface CompiledLanguage extends CompiledMode {
+  case_insensitive?: boolean;
+  classNameAliases: Record<string, string>;
+  __emitTokens?: unknown;
+}
+
+/** highlight.js's `Response` (what `__beforeBegin` sees), with the mode's shared `data`. */
+class Response implements CallbackResponse {
+  data: Record<string, unknown>;
+  isMatchIgnored = false;
+
+  constructor(mode: CompiledMode) {
+    if (mode.data === undefined) mode.data = {};
+    this.data = mode.data;
+  }
+
+  /** Ignore the match: highlighting goes on as if the rule had not matched. */
+  ignoreMatch(): void {
+    this.isMatchIgnored = true;
+  }
+}
+
+/** doEndMatch()'s answer when the mode did not end after all. */
+const NO_MATCH = -1;
+/** The emitter options of the instances `highlightCompiled()` serves (highlight.js's default prefix). */
+const EMITTER_OPTIONS = { classPrefix: 'hljs-' };
+
+/** Keywords by word, per compiled keyword table (a Map lookup does not internalize the word). */
+const keywordMaps = new WeakMap<object, Map<string, [string, number]>>();
+/** Each `endRe` made sticky: "matches at the start" without scanning the rest of the text. */
+const stickyEnds = new WeakMap<RegExp, RegExp>();
+
+function keywordMap(keywords: Record<string, [string, number]>): Map<string, [string, number]> {
+  let map = keywordMaps.get(keywords);
+  if (map === undefined) {
+    map = new Map(Object.keys(keywords).map((word) => [word, keywords[word]]));
+    keywordMaps.set(keywords, map);
+  }
+  return map;
+}
+
+/** highlight.js's `startsWith(re, text)`: `re` matches `text` at index 0. */
+function matchesAtStart(re: RegExp | undefined, text: string): boolean {
+  if (!re) return false;
+  let sticky = stickyEnds.get(re);
+  if (sticky === undefined) {
+    sticky = new RegExp(re.source, `${re.flags.replace(/[gy]/g, '')}y`);
+    stickyEnds.set(re, sticky);
+  }
+  sticky.lastIndex = 0;
+  return sticky.test(text);
+}
+
+/** One highlighting of one text: highlight.js's `_highlight()` locals as fields. */
+class Highlighting {
+  private readonly emitter = new HtmlEmitter(EMITTER_OPTIONS);
+  private readonly aliases: Record<string, string>;
+  private readonly caseInsensitive: boolean;
+  /** The open modes, outermost (the language) first; highlight.js chains them through `parent`. */
+  private readonly stack: CompiledMode[];
+  private top: CompiledMode;
+  private modeBuffer = '';
+  private iterations = 0;
+  private resumeScanAtSamePosition = false;
+  /** `top.matcher`'s resume point (`regexIndex` of highlight.js's matcher). */
+  private regexIndex = 0;
+  /** The current match, the group its rule matched with, and what the rule registered. */
+  private match: RegExpExecArray = null as unknown as RegExpExecArray;
+  private group = 0;
+  private data: MatchData = null as unknown as MatchData;
+  /** Whether the current match was already turned into highlight.js's form (for a callback). */
+  private tagged = false;
+  private lastType: string | undefined = undefined;
+  private lastIndex = -1;
+
+  constructor(language: CompiledLanguage, private readonly code: string) {
+    this.aliases = language.classNameAliases;
+    this.caseInsensitive = Boolean(language.case_insensitive);
+    this.stack = [language];
+    this.top = language;
+  }
+
+  /** The highlighted HTML. */
+  run(): string {
+    const code = this.code;
+    let index = 0;
+    for (;;) {
+      this.iterations++;
+      if (this.resumeScanAtSamePosition) this.resumeScanAtSamePosition = false;
+      else this.regexIndex = 0;
+      if (!this.exec(index)) break;
+      const at = this.match.index;
+      index = at + this.processLexeme(code.substring(index, at));
+    }
+    this.modeBuffer += code.substring(index);
+    this.processBuffer();
+    this.emitter.finalize();
+    return this.emitter.toHTML();
+  }
+
+  /** `ResumableMultiRegex#exec()` of the top mode at `lastIndex`. */
+  private exec(lastIndex: number): boolean {
+    const matcher = this.top.matcher;
+    let found = this.execMulti(matcher.getMatcher(this.regexIndex), lastIndex);
+    if (this.regexIndex !== 0 && !(found && this.match.index === lastIndex)) {
+      found = this.execMulti(matcher.getMatcher(0), lastIndex + 1);
+    }
+    if (found) {
+      this.regexIndex += this.data.position + 1;
+      if (this.regexIndex === matcher.count) this.regexIndex = 0;
+    }
+    return found;
+  }
+
+  /** `MultiRegex#exec()`: the first rule matching from `lastIndex`, without tagging the match. */
+  private execMulti(multi: MultiRegex, lastIndex: number): boolean {
+    if (multi.regexes.length === 0) return false;
+    const re = multi.matcherRe;
+    re.lastIndex = lastIndex;
+    const match = re.exec(this.code);
+    if (match === null) return false;
+    let group = 1;
+    while (group < match.length && match[group] === undefined) group++;
+    if (group === match.length) throw new Error('no rule matched');
+    this.match = match;
+    this.group = group;
+    this.data = multi.matchIndexes[group];
+    this.tagged = false;
+    return true;
+  }
+
+  /** The current match as highlight.js hands it to callbacks: from the rule's group on, tagged. */
+  private taggedMatch(): RegExpExecArray {
+    if (!this.tagged) {
+      this.match.splice(0, this.group);
+      Object.assign(this.match, this.data);
+      this.group = 0;
+      this.tagged = true;
+    }
+    return this.match;
+  }
+
+  private processLexeme(textBeforeMatch: string): number {
+    const match = this.match;
+    const lexeme = match[0];
+    const type = this.data.type;
+    this.modeBuffer += textBeforeMatch;
+    // A 0-width end right after a begin at the same place: skip a character (highlight.js's safe mode).
+    if (this.lastType === 'begin' && type === 'end' && this.lastIndex === match.index && lexeme === '') {
+      this.modeBuffer += this.code.slice(match.index, match.index + 1);
+      return 1;
+    }
+    this.lastType = type;
+    this.lastIndex = match.index;
+    if (type === 'begin') return this.doBeginMatch();
+    if (type === 'end') {
+      const processed = this.doEndMatch();
+      if (processed !== NO_MATCH) return processed;
+    }
+    if (type === 'illegal' && lexeme === '') {
+      if (match.index !== this.code.length) this.modeBuffer += '\n';
+      return 1;
+    }
+    if (this.iterations > 100000 && this.iterations > match.index * 3) {
+      throw new Error('potential infinite loop, way more iterations than matches');
+    }
+    this.modeBuffer += lexeme;
+    return lexeme.length;
+  }
+
+  private doBeginMatch(): number {
+    const lexeme = this.match[0];
+    const newMode = this.data.rule as CompiledMode;
+    // highlight.js makes a Response for every begin, which gives the mode its `data`.
+    if (newMode.data === undefined) newMode.data = {};
+    const before = newMode.__beforeBegin;
+    if (before) {
+      const response = new Response(newMode);
+      before(this.taggedMatch(), response);
+      if (response.isMatchIgnored) return this.doIgnore(lexeme);
+    }
+    if (newMode.skip) {
+      this.modeBuffer += lexeme;
+    } else {
+      if (newMode.excludeBegin) this.modeBuffer += lexeme;
+      this.processBuffer();
+      if (!newMode.returnBegin && !newMode.excludeBegin) this.modeBuffer = lexeme;
+    }
+    this.startNewMode(newMode);
+    return newMode.returnBegin ? 0 : lexeme.length;
+  }
+
+  private doIgnore(lexeme: string): number {
+    if (this.regexIndex === 0) {
+      this.modeBuffer += lexeme[0];
+      return 1;
+    }
+    this.resumeScanAtSamePosition = true;
+    return 0;
+  }
+
+  private doEndMatch(): number {
+    const lexeme = this.match[0];
+    const endDepth = this.endOfMode(this.stack.length - 1, this.code.substring(this.match.index));
+    if (endDepth < 0) return NO_MATCH;
+    const endMode = this.stack[endDepth];
+    const origin = this.top;
+    const endScope = origin.endScope;
+    if (endScope && endScope._wrap) {
+      this.processBuffer();
+      this.emitKeyword(lexeme, endScope._wrap);
+    } else if (endScope && endScope._multi) {
+      this.processBuffer();
+      this.emitMultiClass(endScope);
+    } else if (origin.skip) {
+      this.modeBuffer += lexeme;
+    } else {
+      if (!(origin.returnEnd || origin.excludeEnd)) this.modeBuffer += lexeme;
+      this.processBuffer();
+      if (origin.excludeEnd) this.modeBuffer = lexeme;
+    }
+    do {
+      if (this.top.scope) this.emitter.closeNode();
+      this.stack.pop();
+      this.top = this.stack[this.stack.length - 1];
+    } while (this.stack.length > endDepth);
+    if (endMode.starts) this.startNewMode(endMode.starts);
+    return origin.returnEnd ? 0 : lexeme.length;
+  }
+
+  /** The depth of the mode the match ends (`endOfMode()`), or -1. */
+  private endOfMode(depth: number, matchPlusRemainder: string): number {
+    const mode = this.stack[depth];
+    if (matchesAtStart(mode.endRe, matchPlusRemainder)) {
+      let ended = depth;
+      while (this.stack[ended].endsParent && ended > 0) ended--;
+      return ended;
+    }
+    if (mode.endsWithParent) return this.endOfMode(depth - 1, matchPlusRemainder);
+    return -1;
+  }
+
+  private startNewMode(mode: CompiledMode): void {
+    const aliases = this.aliases;
+    if (mode.scope && typeof mode.scope === 'string') this.emitter.openNode(aliases[mode.scope] || mode.scope);
+    const beginScope = mode.beginScope;
+    if (beginScope) {
+      if (beginScope._wrap) {
+        this.emitKeyword(this.modeBuffer, aliases[beginScope._wrap] || beginScope._wrap);
+        this.modeBuffer = '';
+      } else if (beginScope._multi) {
+        this.emitMultiClass(beginScope);
+        this.modeBuffer = '';
+      }
+    }
+    this.stack.push(mode);
+    this.top = mode;
+  }
+
+  private emitKeyword(keyword: string, scope: string): void {
+    if (keyword === '') return;
+    this.emitter.startScope(scope);
+    this.emitter.addText(keyword);
+    this.emitter.endScope();
+  }
+
+  /** A scope per group of the current match (`beginScope`/`endScope` given per group). */
+  private emitMultiClass(scope: CompiledScope): void {
+    const match = this.match;
+    const offset = this.group;
+    const max = match.length - offset - 1;
+    const emit = scope._emit as Record<number, boolean>;
+    for (let i = 1; i <= max; i++) {
+      if (!emit[i]) continue;
+      const klass = this.aliases[scope[i]] || scope[i];
+      const text = match[offset + i];
+      if (klass) {
+        this.emitKeyword(text, klass);
+      } else {
+        this.modeBuffer = text;
+        this.processKeywords();
+        this.modeBuffer = '';
+      }
+    }
+  }
+
+  private processBuffer(): void {
+    this.processKeywords();
+    this.modeBuffer = '';
+  }
+
+  private processKeywords(): void {
+    const top = this.top;
+    const buffer = this.modeBuffer;
+    if (!top.keywords) {
+      this.emitter.addText(buffer);
+      return;
+    }
+    const keywords = keywordMap(top.keywords);
+    const pattern = top.keywordPatternRe;
+    let lastIndex = 0;
+    pattern.lastIndex = 0;
+    let match = pattern.exec(buffer);
+    let text = '';
+    while (match) {
+      text += buffer.substring(lastIndex, match.index);
+      const word = this.caseInsensitive ? match[0].toLowerCase() : match[0];
+      const data = keywords.get(word);
+      if (data) {
+        const [kind] = data;
+        this.emitter.addText(text);
+        text = '';
+        if (kind.startsWith('_')) text += match[0];
+        else this.emitKeyword(match[0], this.aliases[kind] || kind);
+      } else {
+        text += match[0];
+      }
+      lastIndex = pattern.lastIndex;
+      match = pattern.exec(buffer);
+    }
+    text += buffer.substring(lastIndex);
+    this.emitter.addText(text);
+  }
+}
+
+/** True when the loop here can highlight every mode of `language` (see the module comment). */
+function supported(language: CompiledLanguage): boolean {
+  if (language.__emitTokens || !language.classNameAliases) return false;
+  const seen = new Set<CompiledMode>();
+  const pending: CompiledMode[] = [language];
+  while (pending.length) {
+    const mode = pending.pop() as CompiledMode;
+    if (seen.has(mode)) continue;
+    seen.add(mode);
+    if (!mode.isCompiled || typeof mode.matcher?.getMatcher !== 'function' || !(mode.keywordPatternRe instanceof RegExp)) return false;
+    if (mode.subLanguage != null || mode['on:begin'] || mode['on:end']) return false;
+    for (const child of mode.contains ?? []) pending.push(child);
+    if (mode.starts) pending.push(mode.starts);
+  }
+  return true;
+}
+
+/** Compiled languages by instance and name (null: highlight.js highlights it itself). */
+const compiled = new WeakMap<HLJSApi, Map<string, CompiledLanguage | null>>();
+
+/**
+ * `language` (a registered name) of `api` as highlight.js compiled it, when the loop here
+ * supports it; else null. The first call compiles it (by highlighting an empty text).
+ */
+export function compiledLanguage(api: HLJSApi, language: string): CompiledLanguage | null {
+  let byName = compiled.get(api);
+  if (byName === undefined) {
+    byName = new Map();
+    compiled.set(api, byName);
+  }
+  const registered = api.getLanguage(language) as unknown as CompiledLanguage | undefined;
+  let known = byName.get(language);
+  if (known === undefined || (known !== null && known !== registered)) {
+    known = null;
+    if (registered && api.versionString.startsWith('11.')) {
+      api.highlight('', { language, ignoreIllegals: true });
+      if (supported(registered)) known = registered;
+    }
+    byName.set(language, known);
+  }
+  return known;
+}
+
+/**
+ * `code` highlighted as `api.highlight(code, { language, ignoreIllegals: true }).value` answers
+ * it when `api` writes through `HtmlEmitter` with highlight.js's default class prefix and has no
+ * plugins; null when highlight.js must do it (an unsupported language, or an error).
+ */
+export function highlightCompiled(api: HLJSApi, language: string, code: string): string | null {
+  const compiledMode = compiledLanguage(api, language);
+  if (compiledMode === null) return null;
+  try {
+    return new Highlighting(compiledMode, code).run();
+  } catch {
+    return null;
+  }
+}
