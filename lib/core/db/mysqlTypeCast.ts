@@ -12,7 +12,10 @@
  * DATETIME as text) and apply Sequelize's parsers of those two types themselves, per column
  * (`castAsSequelize`) — the values Sequelize's typeCast answers. A result with a column whose
  * Sequelize parser cannot be applied afterwards (GEOMETRY, or a parser replaced in its store)
- * is reported, so that the runner reads it again with Sequelize's typeCast.
+ * is reported, so that the runner reads it again with Sequelize's typeCast; so is, for a
+ * statement without bound values read as a prepared statement (where Sequelize sends a plain
+ * query), a column of a type the two protocols answer differently (FLOAT, DOUBLE, TIME,
+ * TIMESTAMP).
  *
  * Not covered: statements prepared with the driver's own `connection.prepare()` and run with
  * the prepared statement's `execute()` (mysql2 builds those commands without the connection's
@@ -158,13 +161,23 @@ function next(): unknown {
 }
 
 /**
+ * Types whose values the binary protocol (a prepared statement) and the text protocol (a plain
+ * query) may answer differently: FLOAT (the float's own digits, not the server's rounding),
+ * DOUBLE, TIME (fraction digits), TIMESTAMP (read as a `Date` by two different routines).
+ */
+const TEXT_ONLY_TYPES: ReadonlySet<string> = new Set(['FLOAT', 'DOUBLE', 'TIME', 'TIMESTAMP']);
+
+/**
  * Give the rows of a `PLAIN_READ` the values Sequelize's typeCast would have given them:
  * DATETIME columns through Sequelize's DATE parser (DATE ones stay the text its DATEONLY parser
  * answers; columns of types Sequelize has no parser for already hold mysql2's own values).
  * False, with the rows left as they are, when a column cannot be cast afterwards (a type whose
  * parser is another, or DATE/DATETIME without Sequelize's): read those rows with the typeCast.
+ * `preparedForText`: the rows come from a prepared statement where Sequelize would have sent a
+ * plain query (no bound values); false also for a column of a type the two protocols may
+ * answer differently (`TEXT_ONLY_TYPES`).
  */
-export function castAsSequelize(rows: Array<Record<string, unknown>>, fields: readonly DriverField[] | undefined, options: unknown): boolean {
+export function castAsSequelize(rows: Array<Record<string, unknown>>, fields: readonly DriverField[] | undefined, options: unknown, preparedForText = false): boolean {
   if (!fields) return true;
   const { date, dateOnly } = sequelizeParsers();
   let dates: string[] | null = null;
@@ -172,6 +185,7 @@ export function castAsSequelize(rows: Array<Record<string, unknown>>, fields: re
     const field = fields[i];
     const type = typeNameOf(field.columnType);
     const parser = parserOf(type);
+    if (preparedForText && type !== undefined && TEXT_ONLY_TYPES.has(type)) return false;
     if (type === 'DATETIME') {
       if (!date || parser !== date) return false;
       // a name taken twice holds its last column's value

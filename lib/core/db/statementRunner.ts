@@ -12,9 +12,9 @@
  *   afterwards; a finished transaction is refused with Sequelize's message;
  * - the driver call: SQLite `all`/`run` on the node-sqlite3 handle (through its per-connection
  *   prepared statements, sqliteStatements.ts; parameters bound by name `$n`, BigInt as text);
- *   MySQL/MariaDB mysql2 `execute` (prepared; `query` without parameters), `$n` rewritten to `?`,
- *   SELECT rows read with mysql2's own conversions and cast as Sequelize's typeCast casts them
- *   (mysqlTypeCast.ts);
+ *   MySQL/MariaDB mysql2 `execute` (prepared; `query` for writes without parameters), `$n`
+ *   rewritten to `?`, SELECT rows read with mysql2's own conversions and cast as Sequelize's
+ *   typeCast casts them (mysqlTypeCast.ts);
  * - errors: mapped by the dialect's own `Query#formatError` (UniqueConstraintError,
  *   ForeignKeyConstraintError, TimeoutError for SQLITE_BUSY, ...), a MySQL deadlock rolls the
  *   transaction back, and Sequelize's `retry` option (by default: SQLITE_BUSY up to 5 times) applies;
@@ -181,11 +181,12 @@ function needsTypeCast(sql: string): void {
 }
 
 /**
- * Run a statement on a mysql2 connection: `execute` (prepared) with values, else `query`. A
- * plain read (SELECTs, on connections whose Sequelize typeCast is applied per call) reads with
- * mysql2's own conversions and casts the rows as Sequelize's typeCast would
- * (mysqlTypeCast.ts); a result it cannot cast so is read again with the typeCast (SELECTs only:
- * reading twice changes nothing), and its text remembered.
+ * Run a statement on a mysql2 connection: `execute` (prepared) with values, else `query` (as
+ * Sequelize runs it). A plain read (SELECTs, on connections whose Sequelize typeCast is applied
+ * per call) is always prepared — the server parses and plans its text once per connection, not
+ * per run —, reads with mysql2's own conversions and casts the rows as Sequelize's typeCast
+ * would (mysqlTypeCast.ts); a result it cannot give Sequelize's values so is read again the
+ * way Sequelize reads it (SELECTs only: reading twice changes nothing), and its text remembered.
  */
 function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | null, plain: boolean, sequelizeOptions: unknown, tableInfo: unknown[]): Promise<StatementResult> {
   return new Promise<StatementResult>((resolve, reject) => {
@@ -196,7 +197,7 @@ function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | 
       }
       if (Array.isArray(data)) {
         const rows = data as Array<Record<string, unknown>>;
-        if (plain && !castAsSequelize(rows, fields as DriverField[] | undefined, sequelizeOptions)) {
+        if (plain && !castAsSequelize(rows, fields as DriverField[] | undefined, sequelizeOptions, values === null)) {
           needsTypeCast(sql);
           resolve(runMysql(connection, sql, values, false, sequelizeOptions, tableInfo));
           return;
@@ -207,9 +208,9 @@ function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | 
         resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
       }
     };
-    const call: MysqlCall = plain ? { sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings } : { sql };
-    if (values) connection.execute(plain ? call : sql, values, callback);
-    else connection.query(call, callback);
+    if (plain) connection.execute({ sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings }, values ?? [], callback);
+    else if (values) connection.execute(sql, values, callback);
+    else connection.query({ sql }, callback);
   });
 }
 

@@ -1,15 +1,16 @@
 /**
  * The statement runner's MySQL/MariaDB reads (lib/core/db/mysqlTypeCast.ts): rows read with
  * mysql2's own conversions and cast afterwards hold exactly what Sequelize's typeCast gives
- * `sequelize.query` — every column type, NULLs, with bound values (prepared, binary protocol)
- * and without (text protocol) —; a GEOMETRY column (which only the typeCast can read) is read
- * again with it; Sequelize's own queries on the same connections keep its typeCast. MariaDB
- * only (`npm run test:mysql`).
+ * `sequelize.query` — every column type, NULLs, with bound values and without (prepared too,
+ * where Sequelize sends a plain query: a column of a type the two protocols answer differently
+ * makes it read again as a plain query) —; a GEOMETRY column (which only the typeCast can read)
+ * is read again with it; Sequelize's own queries on the same connections keep its typeCast.
+ * MariaDB only (`npm run test:mysql`).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QueryTypes } from 'sequelize';
-import { getSequelize } from '../../../lib/core/db';
+import { atomic, getSequelize } from '../../../lib/core/db';
 import { parseDatabaseUrl } from '../../../lib/core/db/connection';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import { runStatement } from '../../../lib/core/db/statementRunner';
@@ -58,7 +59,8 @@ if (MYSQL) {
   }
 
   const READS: Array<[string, string, unknown[]]> = [
-    ['without bound values (text protocol)', `SELECT * FROM ${VALUES} ORDER BY id`, []],
+    ['without bound values (prepared, where Sequelize sends a plain query)', `SELECT id, dt6, dt, d, flag, n, big, huge, amount, s, t, bl, j, y, bits, e FROM ${VALUES} ORDER BY id`, []],
+    ['without bound values, with FLOAT, DOUBLE, TIME and TIMESTAMP columns (read again as a plain query)', `SELECT * FROM ${VALUES} ORDER BY id`, []],
     ['with bound values (prepared, binary protocol)', `SELECT * FROM ${VALUES} WHERE id >= $1 ORDER BY id`, [0]],
     ['a column named twice', `SELECT dt AS x, n AS x, d AS y, dt6 AS y FROM ${VALUES} WHERE id >= $1 ORDER BY id`, [0]],
   ];
@@ -82,6 +84,18 @@ if (MYSQL) {
     assert.is((row.dt6 as Date).toISOString(), '2024-02-29T23:59:58.123Z');
     assert.is((row.dt as Date).toISOString(), '1999-12-31T00:00:01.000Z');
     assert.is(row.d, '2024-01-02');
+  });
+
+  test('statements without bound values run prepared (the server parses their text once per connection)', async () => {
+    const executions = async (): Promise<number> => {
+      const [row] = (await getSequelize().query("SHOW SESSION STATUS LIKE 'Com_stmt_execute'", { type: QueryTypes.SELECT, raw: true })) as Array<{ Value: string }>;
+      return Number(row.Value);
+    };
+    await atomic(async () => {
+      const before = await executions();
+      await runStatement(getSequelize(), `SELECT id, s FROM ${VALUES} ORDER BY id`, [], { type: 'SELECT' });
+      assert.is(await executions(), before + 1);
+    });
   });
 
   test('GEOMETRY: read with Sequelize’s typeCast (GeoJSON), also the next time', async () => {

@@ -41,6 +41,8 @@ const ERROR_CASES: Array<[string, () => string, () => unknown[], StatementType]>
   ['not-null violation', () => `INSERT INTO ${q('sertest_tag')} (${q('name')}) VALUES ($1)`, () => [null], 'INSERT'],
   ['foreign key violation', () => `INSERT INTO ${q('sertest_article_tags')} (${q('article_id')}, ${q('tag_id')}) VALUES ($1, $2)`, () => [987654, 876543], 'INSERT'],
   ['syntax error', () => `SELEC ${q('id')} FROM ${q('sertest_tag')} WHERE ${q('id')} = $1`, () => [1], 'SELECT'],
+  ['syntax error without bound values', () => `SELECT ${q('id')} FROM ${q('sertest_tag')} WHERE`, () => [], 'SELECT'],
+  ['unknown column without bound values', () => `SELECT ${q('nope')} FROM ${q('sertest_tag')}`, () => [], 'SELECT'],
   ['unknown column', () => `UPDATE ${q('sertest_tag')} SET ${q('nope')} = $1`, () => [1], 'BULKUPDATE'],
 ];
 
