@@ -5,7 +5,7 @@
  * fails with `PROTOCOL_SEQUENCE_TIMEOUT` and its connection is destroyed (the server may still be
  * working on it, or be frozen), so the pool opens a fresh one; the handler answers 503.
  *
- * The query bound is applied to the raw driver connection as the pool hands it out, so every
+ * The query bound is applied to the raw driver connection as Sequelize opens it, so every
  * path that borrows a connection from Sequelize (its queries, transactions, the framework's own
  * prepared statements) is bounded. SQLite needs none: it is in process; a locked database fails
  * after its busy timeout with Sequelize's `TimeoutError`, also a 503.
@@ -76,14 +76,17 @@ function bound(connection: DriverConnection, method: 'query' | 'execute'): void 
   };
 }
 
-/** Bound every statement of the MySQL connections `sequelize`'s pool hands out. */
+/**
+ * Bound every statement of the MySQL connections `sequelize` opens (wrapped once, as its
+ * connection manager opens each one, not per statement as the pool hands it out).
+ */
 export function applyQueryTimeouts(sequelize: Sequelize): void {
-  const manager = sequelize.connectionManager;
-  const original = manager.getConnection.bind(manager);
+  const manager = sequelize.connectionManager as unknown as { connect(config: unknown): Promise<unknown> };
+  const connect = manager.connect.bind(manager);
   const wrapped = new WeakSet<DriverConnection>();
-  manager.getConnection = async (options) => {
-    const connection = await original(options);
-    if (isDriverConnection(connection) && !wrapped.has(connection)) {
+  manager.connect = async (config: unknown): Promise<unknown> => {
+    const connection = await connect(config);
+    if (connection !== null && typeof connection === 'object' && isDriverConnection(connection) && !wrapped.has(connection)) {
       wrapped.add(connection);
       bound(connection, 'query');
       bound(connection, 'execute');
