@@ -110,30 +110,79 @@ const NO_MATCH = -1;
 /** The emitter options of the instances `highlightCompiled()` serves (highlight.js's default prefix). */
 const EMITTER_OPTIONS = { classPrefix: 'hljs-' };
 
-/** Keywords by word, per compiled keyword table (a Map lookup does not internalize the word). */
-const keywordMaps = new WeakMap<object, Map<string, [string, number]>>();
-/** Each `endRe` made sticky: "matches at the start" without scanning the rest of the text. */
-const stickyEnds = new WeakMap<RegExp, RegExp>();
+/**
+ * What the loop reads of one compiled mode, in one fixed shape: modes are object literals of
+ * many shapes, so reading their fields directly is megamorphic. Built once per mode (compiled
+ * modes do not change; only `data`, which is read on the mode itself). Class name aliases stay
+ * looked up per language: grammars share mode objects.
+ */
+class ModeView {
+  readonly matcher: ResumableMultiRegex;
+  /** Keywords by word (a Map lookup does not internalize the word, as a property lookup does); null: none. */
+  readonly keywords: Map<string, [string, number]> | null;
+  readonly keywordPattern: RegExp;
+  /** `endRe`, sticky: "matches at the start" without scanning the rest of the text. */
+  readonly end: RegExp | null;
+  /** The scope a span is opened for (a string `scope`), or null. */
+  readonly openScope: string | null;
+  /** The mode has a scope (its span is closed when it ends). */
+  readonly closes: boolean;
+  readonly beginScope: CompiledScope | null;
+  readonly endScope: CompiledScope | null;
+  readonly skip: boolean;
+  readonly excludeBegin: boolean;
+  readonly excludeEnd: boolean;
+  readonly returnBegin: boolean;
+  readonly returnEnd: boolean;
+  readonly endsParent: boolean;
+  readonly endsWithParent: boolean;
+  readonly beforeBegin: ModeCallback | null;
+  private startsView: ModeView | null | undefined = undefined;
 
-function keywordMap(keywords: Record<string, [string, number]>): Map<string, [string, number]> {
-  let map = keywordMaps.get(keywords);
-  if (map === undefined) {
-    map = new Map(Object.keys(keywords).map((word) => [word, keywords[word]]));
-    keywordMaps.set(keywords, map);
+  constructor(readonly mode: CompiledMode) {
+    this.matcher = mode.matcher;
+    const keywords = mode.keywords;
+    this.keywords = keywords ? new Map(Object.keys(keywords).map((word) => [word, keywords[word]])) : null;
+    this.keywordPattern = mode.keywordPatternRe;
+    this.end = mode.endRe ? new RegExp(mode.endRe.source, `${mode.endRe.flags.replace(/[gy]/g, '')}y`) : null;
+    this.openScope = mode.scope && typeof mode.scope === 'string' ? mode.scope : null;
+    this.closes = Boolean(mode.scope);
+    this.beginScope = mode.beginScope ?? null;
+    this.endScope = mode.endScope ?? null;
+    this.skip = Boolean(mode.skip);
+    this.excludeBegin = Boolean(mode.excludeBegin);
+    this.excludeEnd = Boolean(mode.excludeEnd);
+    this.returnBegin = Boolean(mode.returnBegin);
+    this.returnEnd = Boolean(mode.returnEnd);
+    this.endsParent = Boolean(mode.endsParent);
+    this.endsWithParent = Boolean(mode.endsWithParent);
+    this.beforeBegin = mode.__beforeBegin ?? null;
   }
-  return map;
+
+  /** The view of the mode this one starts when it ends (`starts`), or null. */
+  get starts(): ModeView | null {
+    if (this.startsView === undefined) this.startsView = this.mode.starts ? viewOf(this.mode.starts) : null;
+    return this.startsView;
+  }
+
+  /** highlight.js's `startsWith(endRe, text)`: the mode's end matches `text` at index 0. */
+  endsAt(text: string): boolean {
+    const end = this.end;
+    if (end === null) return false;
+    end.lastIndex = 0;
+    return end.test(text);
+  }
 }
 
-/** highlight.js's `startsWith(re, text)`: `re` matches `text` at index 0. */
-function matchesAtStart(re: RegExp | undefined, text: string): boolean {
-  if (!re) return false;
-  let sticky = stickyEnds.get(re);
-  if (sticky === undefined) {
-    sticky = new RegExp(re.source, `${re.flags.replace(/[gy]/g, '')}y`);
-    stickyEnds.set(re, sticky);
+const views = new WeakMap<CompiledMode, ModeView>();
+
+function viewOf(mode: CompiledMode): ModeView {
+  let view = views.get(mode);
+  if (view === undefined) {
+    view = new ModeView(mode);
+    views.set(mode, view);
   }
-  sticky.lastIndex = 0;
-  return sticky.test(text);
+  return view;
 }
 
 /** One highlighting of one text: highlight.js's `_highlight()` locals as fields. */
@@ -142,8 +191,8 @@ class Highlighting {
   private readonly aliases: Record<string, string>;
   private readonly caseInsensitive: boolean;
   /** The open modes, outermost (the language) first; highlight.js chains them through `parent`. */
-  private readonly stack: CompiledMode[];
-  private top: CompiledMode;
+  private readonly stack: ModeView[];
+  private top: ModeView;
   private modeBuffer = '';
   private iterations = 0;
   private resumeScanAtSamePosition = false;
@@ -161,8 +210,8 @@ class Highlighting {
   constructor(language: CompiledLanguage, private readonly code: string) {
     this.aliases = language.classNameAliases;
     this.caseInsensitive = Boolean(language.case_insensitive);
-    this.stack = [language];
-    this.top = language;
+    this.top = viewOf(language);
+    this.stack = [this.top];
   }
 
   /** The highlighted HTML. */
@@ -255,12 +304,13 @@ class Highlighting {
 
   private doBeginMatch(): number {
     const lexeme = this.match[0];
-    const newMode = this.data.rule as CompiledMode;
+    const rule = this.data.rule as CompiledMode;
     // highlight.js makes a Response for every begin, which gives the mode its `data`.
-    if (newMode.data === undefined) newMode.data = {};
-    const before = newMode.__beforeBegin;
-    if (before) {
-      const response = new Response(newMode);
+    if (rule.data === undefined) rule.data = {};
+    const newMode = viewOf(rule);
+    const before = newMode.beforeBegin;
+    if (before !== null) {
+      const response = new Response(rule);
       before(this.taggedMatch(), response);
       if (response.isMatchIgnored) return this.doIgnore(lexeme);
     }
@@ -305,18 +355,19 @@ class Highlighting {
       if (origin.excludeEnd) this.modeBuffer = lexeme;
     }
     do {
-      if (this.top.scope) this.emitter.closeNode();
+      if (this.top.closes) this.emitter.closeNode();
       this.stack.pop();
       this.top = this.stack[this.stack.length - 1];
     } while (this.stack.length > endDepth);
-    if (endMode.starts) this.startNewMode(endMode.starts);
+    const starts = endMode.starts;
+    if (starts !== null) this.startNewMode(starts);
     return origin.returnEnd ? 0 : lexeme.length;
   }
 
   /** The depth of the mode the match ends (`endOfMode()`), or -1. */
   private endOfMode(depth: number, matchPlusRemainder: string): number {
     const mode = this.stack[depth];
-    if (matchesAtStart(mode.endRe, matchPlusRemainder)) {
+    if (mode.endsAt(matchPlusRemainder)) {
       let ended = depth;
       while (this.stack[ended].endsParent && ended > 0) ended--;
       return ended;
@@ -325,9 +376,10 @@ class Highlighting {
     return -1;
   }
 
-  private startNewMode(mode: CompiledMode): void {
+  private startNewMode(mode: ModeView): void {
     const aliases = this.aliases;
-    if (mode.scope && typeof mode.scope === 'string') this.emitter.openNode(aliases[mode.scope] || mode.scope);
+    const openScope = mode.openScope;
+    if (openScope !== null) this.emitter.openNode(aliases[openScope] || openScope);
     const beginScope = mode.beginScope;
     if (beginScope) {
       if (beginScope._wrap) {
@@ -377,12 +429,12 @@ class Highlighting {
   private processKeywords(): void {
     const top = this.top;
     const buffer = this.modeBuffer;
-    if (!top.keywords) {
+    const keywords = top.keywords;
+    if (keywords === null) {
       this.emitter.addText(buffer);
       return;
     }
-    const keywords = keywordMap(top.keywords);
-    const pattern = top.keywordPatternRe;
+    const pattern = top.keywordPattern;
     let lastIndex = 0;
     pattern.lastIndex = 0;
     let match = pattern.exec(buffer);
