@@ -31,17 +31,35 @@ function scopeClass(scope: string, prefix: string): string {
   return `${prefix}${scope}`;
 }
 
+/** The most scope names whose class attribute is kept per prefix (grammars name a few hundred). */
+const MAX_CLASSES = 2048;
+/** Class attributes by scope name, per class prefix: computed once, not once per document. */
+const classesByPrefix = new Map<string, Map<string, string>>();
+
+/** The class attribute cache of `prefix` (started over when it grows past MAX_CLASSES). */
+function classesFor(prefix: string): Map<string, string> {
+  let classes = classesByPrefix.get(prefix);
+  if (classes === undefined) {
+    if (classesByPrefix.size >= 16) classesByPrefix.clear();
+    classes = new Map();
+    classesByPrefix.set(prefix, classes);
+  }
+  if (classes.size >= MAX_CLASSES) classes.clear();
+  return classes;
+}
+
 /** The HTML emitter; give it to a highlight.js instance with `configure({ __emitter: HtmlEmitter })`. */
 export class HtmlEmitter implements Emitter {
   private html = '';
   /** Per open scope (innermost last): whether it wrote a `<span>` (a scope may be empty). */
   private readonly open: boolean[] = [];
   private readonly prefix: string;
-  /** Class names by scope, per emitter (a document has few distinct scopes). */
-  private readonly classes = new Map<string, string>();
+  /** Class attributes by scope (shared by the emitters of this prefix). */
+  private readonly classes: Map<string, string>;
 
   constructor(options: Pick<HLJSOptions, 'classPrefix'>) {
     this.prefix = options.classPrefix;
+    this.classes = classesFor(this.prefix);
   }
 
   /** Text of the current scope. */
