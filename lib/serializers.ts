@@ -989,6 +989,18 @@ interface FieldPlanCache {
   fields: Map<string, Field>;
 }
 
+/** Per model's field info: whether a column declares `uniqueForDate`/`Month`/`Year`. */
+const uniqueForColumns = new WeakMap<ModelInfo, boolean>();
+
+function hasUniqueForColumns(info: ModelInfo): boolean {
+  let answer = uniqueForColumns.get(info);
+  if (answer === undefined) {
+    answer = info.fields.some((column) => Boolean(column.uniqueForDate || column.uniqueForMonth || column.uniqueForYear));
+    uniqueForColumns.set(info, answer);
+  }
+  return answer;
+}
+
 const modelFieldPlans = new WeakMap<object, FieldPlanCache>();
 
 function metaOf(serializer: object): ModelSerializerMeta {
@@ -1265,6 +1277,8 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   /** A `UniqueFor{Date,Month,Year}Validator` per column declaring `uniqueFor*` that the fields write. */
   getUniqueForDateValidators(): Validator[] {
     const model = modelOf(metaOf(this));
+    // Most models declare no `uniqueFor*` column: nothing to match against the fields.
+    if (!hasUniqueForColumns(getFieldInfo(model))) return [];
     const sources = new Set([...this.fields.values()].map((field) => field.source));
     const validators: Validator[] = [];
     // The queryset only when a column needs one: getValidators() runs per serializer instance.
