@@ -24,7 +24,8 @@ BaseSequelize.useCLS(clsNamespace);
 
 /** `2024-05-01 12:30:00.123000`: a UTC datetime as Django writes it (SQLite text, MySQL literal). */
 export function formatDbDatetime(date: Date): string {
-  return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 23)}000`;
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`;
 }
 
 /** The part of Sequelize's (untyped) SQLite dialect data types the datetime format is set on. */
