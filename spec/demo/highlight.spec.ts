@@ -205,6 +205,11 @@ test('highlightEngine :: languages with sub-languages or callbacks are left to h
   for (const name of ['xml', 'javascript', 'php', 'markdown']) assert.is(compiledLanguage(api, name), null, name);
   assert.is(highlightCompiled(api, 'xml', '<p>x</p>'), null);
   assert.is(compiledLanguage(api, 'no-such-language'), null);
+  // A name registered later (or again) is looked at then.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  api.registerLanguage('no-such-language', require('highlight.js/lib/languages/python') as Parameters<typeof hljs.registerLanguage>[1]);
+  assert.ok(compiledLanguage(api, 'no-such-language'));
+  assert.is(highlightCompiled(api, 'no-such-language', 'def f(): pass'), api.highlight('def f(): pass', { language: 'python', ignoreIllegals: true }).value);
 });
 
 test('highlightEngine :: the document the demo stores for the benchmark\'s snippet is unchanged', () => {
