@@ -102,10 +102,20 @@ export class BasicAuthentication extends BaseAuthentication {
   /** The realm named in the `WWW-Authenticate` challenge. */
   wwwAuthenticateRealm = 'api';
 
-  /** Return a user if a correct username and password were given in the Basic header. */
-  override async authenticate(request: Request): Promise<AuthResult | null> {
-    const auth = splitHeader(getAuthorizationHeader(request));
+  /**
+   * Return a user if a correct username and password were given in the Basic header; null at
+   * once (no promise) when the request has no Basic header.
+   */
+  override authenticate(request: Request): AuthResult | null | Promise<AuthResult | null> {
+    const header = getAuthorizationHeader(request);
+    if (header === '') return null;
+    const auth = splitHeader(header);
     if (auth.length === 0 || auth[0].toLowerCase() !== 'basic') return null;
+    return this.authenticateHeaderParts(auth, request);
+  }
+
+  /** `authenticate()` for a request with a Basic header (split in `auth`). */
+  private async authenticateHeaderParts(auth: string[], request: Request): Promise<AuthResult> {
     if (auth.length === 1) {
       throw new AuthenticationFailed(gettext('Invalid basic header. No credentials provided.'));
     } else if (auth.length > 2) {
@@ -140,11 +150,16 @@ export class BasicAuthentication extends BaseAuthentication {
  * requests of an authenticated user must pass the CSRF check; anonymous ones need not.
  */
 export class SessionAuthentication extends BaseAuthentication {
-  /** Return the active session user, or `null` when there is none. */
-  override async authenticate(request: Request): Promise<AuthResult | null> {
+  /** Return the active session user, or `null` (at once, no promise) when there is none. */
+  override authenticate(request: Request): AuthResult | null | Promise<AuthResult | null> {
     const user = request.httpRequest.user;
     // Unauthenticated or inactive: CSRF validation is not needed.
     if (!user || !user.is_active) return null;
+    return this.authenticateUser(user, request);
+  }
+
+  /** `authenticate()` for an active session user: the CSRF check, then the user. */
+  private async authenticateUser(user: AuthUser, request: Request): Promise<AuthResult> {
     await this.enforceCsrf(request);
     // CSRF passed with an authenticated user.
     return [user, null];
@@ -223,9 +238,17 @@ export class TokenAuthentication extends BaseAuthentication {
     return defaultTokenModel;
   }
 
-  override async authenticate(request: Request): Promise<AuthResult | null> {
-    const auth = splitHeader(getAuthorizationHeader(request));
+  /** Return the token's user; null at once (no promise) when the request has no token header. */
+  override authenticate(request: Request): AuthResult | null | Promise<AuthResult | null> {
+    const header = getAuthorizationHeader(request);
+    if (header === '') return null;
+    const auth = splitHeader(header);
     if (auth.length === 0 || auth[0].toLowerCase() !== this.keyword.toLowerCase()) return null;
+    return this.authenticateHeaderParts(auth);
+  }
+
+  /** `authenticate()` for a request with a token header (split in `auth`). */
+  private async authenticateHeaderParts(auth: string[]): Promise<AuthResult> {
     if (auth.length === 1) {
       throw new AuthenticationFailed(gettext('Invalid token header. No credentials provided.'));
     } else if (auth.length > 2) {

@@ -28,7 +28,7 @@ import {
   type HttpRequest,
 } from './http';
 import { Http404, PermissionDenied, RequestAborted, RequestDataTooBig, SuspiciousOperation } from './exceptions';
-import { getResolver, resolve, type ErrorHandler, type ViewFunction } from './urls';
+import { getResolver, resolve, type ErrorHandler, type ResolverMatch, type ViewFunction } from './urls';
 import { outageOf, serviceUnavailableResponse } from './outage';
 import { isHookMiddleware, isHookMiddlewareClass, loadMiddlewareClasses, type GetResponse, type Middleware, type MiddlewareMixin } from './middleware';
 import { fuseHookMiddleware } from './middleware/fusedHooks';
@@ -281,46 +281,89 @@ export class BaseHandler {
 
   /**
    * Resolve, run the view hooks and the view, and render. Errors go to the exception
-   * middleware, and what it does not answer becomes the error response.
+   * middleware, and what it does not answer becomes the error response. Written as promise
+   * steps (not `async`): the steps that answer at once cost no promise of their own.
    */
-  private async getResponseInner(request: HttpRequest): Promise<HttpResponse> {
+  private getResponseInner(request: HttpRequest): Promise<HttpResponse> {
+    let match: ResolverMatch;
     try {
-      const match = resolve(request.pathInfo);
+      match = resolve(request.pathInfo);
       request.resolverMatch = match;
-      const { func: view, args, kwargs } = match;
-      let response: unknown = null;
-      for (const hook of this.viewMiddleware) {
-        response = hook(request, view, args, kwargs);
-        if (isPromiseLike(response)) response = await response;
-        if (response) break;
-      }
-      if (!response) {
-        try {
-          const result = settings.ATOMIC_REQUESTS ? runAtomically(view, request, kwargs, args) : view(request, kwargs, ...args);
-          response = isPromiseLike(result) ? await result : result;
-        } catch (error) {
-          response = await this.processExceptionByMiddleware(request, error);
-          if (!response) throw error;
-        }
-      }
-      if (!(response instanceof HttpResponse)) {
-        const name = view.name || 'view';
-        const got = response === null || response === undefined ? 'None' : 'an unexpected value';
-        throw new TypeError(`The view ${name} didn't return an HttpResponse object. It returned ${got} instead.`);
-      }
-      if (isRenderable(response)) {
-        try {
-          const rendered = response.render();
-          response = (isPromiseLike(rendered) ? await rendered : rendered) ?? response;
-        } catch (error) {
-          response = await this.processExceptionByMiddleware(request, error);
-          if (!response) throw error;
-        }
-      }
-      return response as HttpResponse;
     } catch (error) {
       return responseForException(request, error);
     }
+    return this.runViewHooks(request, match, 0);
+  }
+
+  /** The `processView` hooks from `from` on; the first answer replaces the view. */
+  private runViewHooks(request: HttpRequest, match: ResolverMatch, from: number): Promise<HttpResponse> {
+    const hooks = this.viewMiddleware;
+    for (let i = from; i < hooks.length; i++) {
+      let answer: unknown;
+      try {
+        answer = hooks[i](request, match.func, match.args, match.kwargs);
+      } catch (error) {
+        return responseForException(request, error);
+      }
+      if (isPromiseLike(answer)) {
+        return Promise.resolve(answer).then(
+          (resolved: unknown) => (resolved ? this.finishResponse(request, match.func, resolved) : this.runViewHooks(request, match, i + 1)),
+          (error: unknown) => responseForException(request, error),
+        );
+      }
+      if (answer) return this.finishResponse(request, match.func, answer);
+    }
+    return this.callView(request, match);
+  }
+
+  /** Call the view (inside `atomic()` under `ATOMIC_REQUESTS`); its errors go to the exception middleware. */
+  private callView(request: HttpRequest, match: ResolverMatch): Promise<HttpResponse> {
+    const { func: view, args, kwargs } = match;
+    let result: unknown;
+    try {
+      result = settings.ATOMIC_REQUESTS ? runAtomically(view, request, kwargs, args) : view(request, kwargs, ...args);
+    } catch (error) {
+      return this.rescue(request, error).then((response) => this.finishResponse(request, view, response), (failure: unknown) => responseForException(request, failure));
+    }
+    if (isPromiseLike(result)) {
+      return Promise.resolve(result).then(
+        (response: unknown) => this.finishResponse(request, view, response),
+        (error: unknown) => this.rescue(request, error).then((response) => this.finishResponse(request, view, response), (failure: unknown) => responseForException(request, failure)),
+      );
+    }
+    return this.finishResponse(request, view, result);
+  }
+
+  /** The exception middleware's answer to `error`; rejects with `error` when none answers. */
+  private async rescue(request: HttpRequest, error: unknown): Promise<HttpResponse> {
+    const response = await this.processExceptionByMiddleware(request, error);
+    if (!response) throw error;
+    return response;
+  }
+
+  /**
+   * Check that the view (or a view hook) answered a response, and render it when it renders
+   * late; an error while rendering goes to the exception middleware.
+   */
+  private finishResponse(request: HttpRequest, view: ViewFunction, response: unknown): Promise<HttpResponse> {
+    if (!(response instanceof HttpResponse)) {
+      const name = view.name || 'view';
+      const got = response === null || response === undefined ? 'None' : 'an unexpected value';
+      return responseForException(request, new TypeError(`The view ${name} didn't return an HttpResponse object. It returned ${got} instead.`));
+    }
+    if (!isRenderable(response)) return Promise.resolve(response);
+    const rescue = (error: unknown): Promise<HttpResponse> =>
+      this.rescue(request, error).then(undefined, (failure: unknown) => responseForException(request, failure));
+    let rendered: ReturnType<RenderableResponse['render']>;
+    try {
+      rendered = response.render();
+    } catch (error) {
+      return rescue(error);
+    }
+    if (isPromiseLike(rendered)) {
+      return Promise.resolve(rendered).then((value) => (value ?? response) as HttpResponse, rescue);
+    }
+    return Promise.resolve((rendered ?? response) as HttpResponse);
   }
 }
 
