@@ -305,7 +305,8 @@ export class Request {
       } else {
         // Nothing to read: the empty data is set at once, without an asynchronous step.
         const mediaType = this.contentType;
-        this.setParsed(mediaType && isFormMediaType(mediaType) ? new QueryDict() : {}, new MultiValueDict<UploadedFile>());
+        if (mediaType && isFormMediaType(mediaType)) this.setParsed(new QueryDict(), new MultiValueDict<UploadedFile>());
+        else this.setParsed({}, null);
         this.#parsing = PARSED;
       }
     }
@@ -333,11 +334,14 @@ export class Request {
     this.setParsed(data, files);
   }
 
-  /** Keep the parsed `data` and `files` (merged into `data` when there are files). */
-  private setParsed(data: unknown, files: MultiValueDict<UploadedFile>): void {
+  /**
+   * Keep the parsed `data` and `files` (merged into `data` when there are files). `files` is
+   * null for a body without files that is not a form (`files` makes the empty dict when read).
+   */
+  private setParsed(data: unknown, files: MultiValueDict<UploadedFile> | null): void {
     this.#data = data;
     this.#files = files;
-    if (files.size > 0) {
+    if (files !== null && files.size > 0) {
       if (data instanceof QueryDict || data instanceof MultiValueDict) {
         const full = data.copy() as MultiValueDict<unknown>;
         for (const [key, values] of files.lists()) full.setList(key, values);
@@ -351,7 +355,7 @@ export class Request {
     const contentType = this.contentType;
     if (contentType !== '' && isFormMediaType(contentType)) {
       if (data instanceof QueryDict) this.httpRequest.POST = data;
-      this.httpRequest.FILES = files;
+      this.httpRequest.FILES = files ?? (this.#files = new MultiValueDict<UploadedFile>());
     }
     this.#parsed = true;
   }
@@ -393,7 +397,7 @@ export class Request {
   /** The uploaded files of a multipart body. */
   get files(): MultiValueDict<UploadedFile> {
     this.ensureParsed();
-    return this.#files ?? new MultiValueDict<UploadedFile>();
+    return (this.#files ??= new MultiValueDict<UploadedFile>());
   }
 
   /** Form fields when the body is a form, else an empty `QueryDict` (host compatibility). */

@@ -49,7 +49,11 @@ export class Response extends HttpResponse {
     this.templateName = options.templateName ?? null;
     this.exception = options.exception ?? false;
     this.contentType = options.contentType ?? null;
-    for (const [name, value] of Object.entries(options.headers ?? {})) this.setHeader(name, value);
+    const headers = options.headers;
+    if (headers) {
+      const names = Object.keys(headers);
+      for (let i = 0; i < names.length; i++) this.setHeader(names[i], headers[names[i]]);
+    }
   }
 
   /**

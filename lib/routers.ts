@@ -262,15 +262,15 @@ export class APIRootView extends APIView {
   async get(request: Request, kwargs: Kwargs, ...args: string[]): Promise<Response> {
     const result: Record<string, string> = {};
     const namespace = request.httpRequest.resolverMatch?.namespace;
-    for (const [key, urlName] of Object.entries(this.apiRootDict)) {
+    const dict = this.apiRootDict;
+    const keys = Object.keys(dict);
+    const format = typeof kwargs.format === 'string' ? kwargs.format : null;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const urlName = dict[key];
       const name = namespace ? `${namespace}:${urlName}` : urlName;
       try {
-        result[key] = reverse(name, {
-          args,
-          kwargs,
-          request,
-          format: typeof kwargs.format === 'string' ? kwargs.format : null,
-        });
+        result[key] = reverse(name, { args, kwargs, request, format });
       } catch (error) {
         // Don't bail out if eg. no list routes exist, only detail routes.
         if (!(error instanceof NoReverseMatch)) throw error;

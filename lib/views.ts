@@ -739,13 +739,14 @@ const baseAuthenticate = Request.prototype.authenticate;
  */
 function runInitial(view: APIView, request: Request): Promise<void> | undefined {
   view.formatKwarg = view.getFormatSuffix(view.kwargs);
-  const [renderer, mediaType] = view.performContentNegotiation(request);
-  request.acceptedRenderer = renderer;
-  request.acceptedMediaType = mediaType;
+  // Pairs read by index: destructuring would go through the array iterator.
+  const selection = view.performContentNegotiation(request);
+  request.acceptedRenderer = selection[0];
+  request.acceptedMediaType = selection[1];
 
-  const [version, scheme] = view.determineVersion(request, view.kwargs);
-  request.version = version;
-  request.versioningScheme = scheme;
+  const versioning = view.determineVersion(request, view.kwargs);
+  request.version = versioning[0];
+  request.versioningScheme = versioning[1];
 
   // Parse now; a parse error is kept and raised where the view reads `request.data`.
   const parsing = request.parseBody();

@@ -140,6 +140,32 @@ test('auth :: synchronous and asynchronous authenticators mix; a rejection is ha
   }
 });
 
+test('auth :: authenticateNow() finishes at once while the authenticators answer at once; else answers a promise', async () => {
+  const sync = make({}, [{ authenticate: () => null }, { authenticate: () => [bob, 'b'] as [AuthUser, unknown] }]);
+  assert.is(sync.authenticateNow(), undefined);
+  assert.ok(sync.isAuthenticationDone, 'done without waiting');
+  assert.is(sync.user, bob);
+  const later = make({}, [{ authenticate: () => null }, { authenticate: async () => [alice, 'a'] as [AuthUser, unknown] }]);
+  const pending = later.authenticateNow();
+  assert.instance(pending, Promise);
+  assert.not.ok(later.isAuthenticationDone);
+  await pending;
+  assert.is(later.user, alice);
+  // A synchronous failure is thrown by authenticateNow() and rejects authenticate().
+  const failing = () => make({}, [{ authenticate: () => { throw new AuthenticationFailed(); } }]);
+  assert.throws(() => failing().authenticateNow(), (error: unknown) => error instanceof AuthenticationFailed);
+  let rejected: unknown = null;
+  await failing().authenticate().catch((error: unknown) => (rejected = error));
+  assert.instance(rejected, AuthenticationFailed);
+});
+
+test('data :: request.files of a request without a body is one empty dict, made when read', () => {
+  const request = make({ method: 'GET' });
+  void request.parseBody();
+  assert.is(request.files.size, 0);
+  assert.is(request.files, request.files);
+});
+
 test('data :: a request without a body is parsed at once; one with a body once awaited', async () => {
   const empty = make({ method: 'GET' });
   const pending = empty.parseBody();

@@ -46,7 +46,7 @@ export class SessionMiddleware extends MiddlewareMixin {
    */
   override processRequest(request: HttpRequest): null | Promise<null> {
     const Store = this.storeClass(request);
-    const key = request.cookies[settings.SESSION_COOKIE_NAME] ?? null;
+    const key = request.cookie(settings.SESSION_COOKIE_NAME) ?? null;
     const session = new Store(key);
     if (key === null) {
       request.session = session;
@@ -69,7 +69,7 @@ export class SessionMiddleware extends MiddlewareMixin {
     const { accessed, modified } = session;
     const empty = session.isEmpty();
     const cookieName = settings.SESSION_COOKIE_NAME;
-    if (cookieName in request.cookies && empty) {
+    if (empty && request.cookie(cookieName) !== undefined) {
       response.deleteCookie(cookieName, {
         path: settings.SESSION_COOKIE_PATH,
         domain: settings.SESSION_COOKIE_DOMAIN,

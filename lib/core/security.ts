@@ -110,8 +110,10 @@ export class SecurityMiddleware extends MiddlewareMixin {
     if (headers.hsts !== null && request.isSecure() && !response.hasHeader('Strict-Transport-Security')) {
       response.setHeader('Strict-Transport-Security', headers.hsts);
     }
-    for (const [name, value] of headers.defaults) {
-      if (!response.hasHeader(name)) response.setHeader(name, value);
+    const defaults = headers.defaults;
+    for (let i = 0; i < defaults.length; i++) {
+      const name = defaults[i][0];
+      if (!response.hasHeader(name)) response.setHeader(name, defaults[i][1]);
     }
     return response;
   }

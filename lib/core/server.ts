@@ -132,8 +132,8 @@ function dropHeader(list: Array<string | string[]>, response: HttpResponse, name
  */
 function headerList(response: HttpResponse, contentLength: number | null): Array<string | string[]> {
   const list: Array<string | string[]> = [];
-  for (const [name, value] of response.headers) list.push(name, value);
-  if (response.cookies.size) putHeader(list, response, 'Set-Cookie', response.cookieHeaders());
+  response.headers.appendTo(list);
+  if (response.hasCookies) putHeader(list, response, 'Set-Cookie', response.cookieHeaders());
   if (response.closeConnection) putHeader(list, response, 'Connection', 'close');
   if (contentLength === null) dropHeader(list, response, 'Content-Length');
   else putHeader(list, response, 'Content-Length', String(contentLength));
@@ -282,6 +282,24 @@ function answerBusy(req: IncomingMessage, res: ServerResponse, retryAfter: numbe
   return SERVER_BUSY_BODY.length;
 }
 
+/** Writing the response failed: a framed 500 when nothing was sent yet, else the connection is cut. */
+function writeFailed(res: ServerResponse, error: unknown): void {
+  logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  if (!res.headersSent) {
+    // Nothing was sent yet: drop what the failed response set (its status text, its
+    // Content-Length, its cookies) so the error body is framed and described alone.
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.statusCode = 500;
+    res.statusMessage = 'Internal Server Error';
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', SERVER_ERROR_BODY.length);
+    res.setHeader('Connection', 'close');
+    res.end(SERVER_ERROR_BODY);
+  } else {
+    res.destroy();
+  }
+}
+
 /**
  * An `http.Server` serving the project (not listening yet). Timeouts come from
  * `SERVER_HEADERS_TIMEOUT`, `SERVER_REQUEST_TIMEOUT`, `SERVER_KEEP_ALIVE_TIMEOUT` (seconds).
@@ -314,63 +332,97 @@ export function createServer(options: ServerOptions = {}): http.Server {
     }
     inFlight += 1;
     socket[IN_FLIGHT] = onSocket + 1;
-    void (async () => {
-      let response: HttpResponse;
-      const request = new HttpRequest(req);
-      try {
-        try {
-          response = await handler(request);
-        } catch (error) {
-          if (error instanceof RequestAborted) {
-            response = requestAborted(request, error);
-          } else {
-            logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
-            response = new HttpResponse(SERVER_ERROR_BODY, { status: 500, contentType: 'application/json' });
-          }
-        }
-        // Answered before the body was read (an early 401/403/413...): close rather than read
-        // (and discard) the rest of the upload to keep the connection alive.
-        // The parser may still hold the rest of a small body received with the headers: give it
-        // one turn before deciding.
-        if (bodyStillArriving(req)) await new Promise<void>((resolve) => setImmediate(resolve));
-        const uploadUnread = bodyStillArriving(req);
-        if (shuttingDown.has(server) || uploadUnread) response.closeConnection = true;
-        if (uploadUnread) lingerOnClose(req.socket);
-        let bytes = 0;
-        const clientGone = req.destroyed && !req.complete;
-        try {
-          if (!clientGone) {
-            const written = writeResponseNow(req, res, response);
-            bytes = typeof written === 'number' ? written : await written;
-          }
-        } catch (error) {
-          logError(`Error while writing the response: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-          if (!res.headersSent) {
-            // Nothing was sent yet: drop what the failed response set (its status text, its
-            // Content-Length, its cookies) so the error body is framed and described alone.
-            for (const name of res.getHeaderNames()) res.removeHeader(name);
-            res.statusCode = 500;
-            res.statusMessage = 'Internal Server Error';
-            res.setHeader('Content-Type', 'application/json');
-            res.setHeader('Content-Length', SERVER_ERROR_BODY.length);
-            res.setHeader('Connection', 'close');
-            res.end(SERVER_ERROR_BODY);
-          } else {
-            res.destroy();
-          }
-        }
-        if (logging) {
-          const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
-          accessLog.write(accessLogLine(req, status, bytes, started));
-        }
-      } finally {
-        inFlight -= 1;
-        socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
-      }
-      // The request is finished: remove uploaded temporary files and the like.
-      if (request.hasCleanups) await request.runCleanups();
-    })();
+    const request = new HttpRequest(req);
+    let pending: Promise<HttpResponse>;
+    try {
+      pending = handler(request);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    // One promise reaction per request: the answer is written in it, without an async frame
+    // unless the upload is still arriving or the body streams (`deliver`).
+    void pending.then(
+      (response) => deliver(req, res, socket, request, response, logging, started),
+      (error: unknown) => deliver(req, res, socket, request, failureResponse(req, request, error), logging, started),
+    );
   });
+
+  /** The last-resort answer to a handler that failed (the handler turns its own errors into responses). */
+  function failureResponse(req: IncomingMessage, request: HttpRequest, error: unknown): HttpResponse {
+    if (error instanceof RequestAborted) return requestAborted(request, error);
+    logError(`Internal Server Error: ${req.url}\n${error instanceof Error ? error.stack : String(error)}`);
+    return new HttpResponse(SERVER_ERROR_BODY, { status: 500, contentType: 'application/json' });
+  }
+
+  /**
+   * Write `response`, log it, and finish the request (the counts of work in flight, the
+   * request's cleanups). At once for an in-memory body on a connection whose request was read;
+   * else `deliverLater()`.
+   */
+  function deliver(
+    req: IncomingMessage, res: ServerResponse, socket: CountedSocket, request: HttpRequest, response: HttpResponse, logging: boolean, started: bigint,
+  ): void {
+    if (bodyStillArriving(req) || response.streaming || response instanceof StreamingHttpResponse) {
+      void deliverLater(req, res, socket, request, response, logging, started);
+      return;
+    }
+    let bytes = 0;
+    try {
+      if (shuttingDown.has(server)) response.closeConnection = true;
+      const clientGone = req.destroyed && !req.complete;
+      try {
+        if (!clientGone) bytes = writeResponseNow(req, res, response) as number;
+      } catch (error) {
+        writeFailed(res, error);
+      }
+      if (logging) accessLog.write(accessLogLine(req, clientGone ? CLIENT_CLOSED_STATUS : res.statusCode, bytes, started));
+    } finally {
+      finished(socket);
+    }
+    // The request is finished: remove uploaded temporary files and the like.
+    if (request.hasCleanups) void request.runCleanups();
+  }
+
+  /** `deliver()` when the upload is still arriving or the body streams. */
+  async function deliverLater(
+    req: IncomingMessage, res: ServerResponse, socket: CountedSocket, request: HttpRequest, response: HttpResponse, logging: boolean, started: bigint,
+  ): Promise<void> {
+    try {
+      // Answered before the body was read (an early 401/403/413...): close rather than read
+      // (and discard) the rest of the upload to keep the connection alive.
+      // The parser may still hold the rest of a small body received with the headers: give it
+      // one turn before deciding.
+      if (bodyStillArriving(req)) await new Promise<void>((resolve) => setImmediate(resolve));
+      const uploadUnread = bodyStillArriving(req);
+      if (shuttingDown.has(server) || uploadUnread) response.closeConnection = true;
+      if (uploadUnread) lingerOnClose(req.socket);
+      let bytes = 0;
+      const clientGone = req.destroyed && !req.complete;
+      try {
+        if (!clientGone) {
+          const written = writeResponseNow(req, res, response);
+          bytes = typeof written === 'number' ? written : await written;
+        }
+      } catch (error) {
+        writeFailed(res, error);
+      }
+      if (logging) {
+        const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
+        accessLog.write(accessLogLine(req, status, bytes, started));
+      }
+    } finally {
+      finished(socket);
+    }
+    // The request is finished: remove uploaded temporary files and the like.
+    if (request.hasCleanups) await request.runCleanups();
+  }
+
+  /** Count a request on `socket` as finished. */
+  function finished(socket: CountedSocket): void {
+    inFlight -= 1;
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+  }
+
   return server;
 }
 

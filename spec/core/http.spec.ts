@@ -386,6 +386,43 @@ http('ResponseHeaders :: iteration gives the pairs in the order first set, with 
   assert.is(headers.get('Content-Type'), 'application/json');
 });
 
+http('HttpRequest.cookie(name) :: cookies[name], without parsing when there is no Cookie header', () => {
+  const none = HttpRequest.create({ url: '/' });
+  assert.is(none.cookie('sessionid'), undefined);
+  const some = HttpRequest.create({ url: '/', headers: { cookie: 'sessionid=abc; csrftoken=x' } });
+  assert.is(some.cookie('sessionid'), 'abc');
+  assert.is(some.cookie('other'), undefined);
+  // A value put in `cookies` by earlier code is seen.
+  none.cookies.sessionid = 'set';
+  assert.is(none.cookie('sessionid'), 'set');
+});
+
+http('HttpResponse :: hasCookies is false until a cookie is set; cookieHeaders() of none is empty', () => {
+  const response = new HttpResponse('x');
+  assert.is(response.hasCookies, false);
+  assert.equal(response.cookieHeaders(), []);
+  response.setCookie('a', 'b');
+  assert.is(response.hasCookies, true);
+  assert.is(response.cookies.get('a')?.value, 'b');
+  assert.match(response.cookieHeaders()[0], /^a=b; Path=\//);
+});
+
+http('ResponseHeaders :: set keeps the place, delete then set appends; size counts', () => {
+  const headers = new ResponseHeaders();
+  headers.set('A', '1');
+  headers.set('B', '2');
+  headers.set('a', '3');
+  assert.equal(headers.entries(), [['a', '3'], ['B', '2']]);
+  assert.is(headers.size, 2);
+  assert.ok(headers.delete('A'));
+  assert.not.ok(headers.delete('A'));
+  headers.set('A', '4');
+  assert.equal(headers.entries(), [['B', '2'], ['A', '4']]);
+  const flat: Array<string | string[]> = ['X', 'y'];
+  headers.appendTo(flat);
+  assert.equal(flat, ['X', 'y', 'B', '2', 'A', '4']);
+});
+
 http('HttpResponse :: contentType null leaves Content-Type unset; the default is text/html', () => {
   assert.is(new HttpResponse('x').getHeader('Content-Type'), 'text/html; charset=utf-8');
   assert.is(new HttpResponse('x', { contentType: null }).getHeader('Content-Type'), undefined);

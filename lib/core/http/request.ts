@@ -238,6 +238,15 @@ export class HttpRequest {
   }
 
   /**
+   * The value of cookie `name`, or undefined: `cookies[name]`, without making the cookie
+   * object when the request has no Cookie header and nobody read `cookies` yet.
+   */
+  cookie(name: string): string | undefined {
+    if (this.cookieCache === null && this.headers.cookie === undefined) return undefined;
+    return this.cookies[name];
+  }
+
+  /**
    * The CGI-style environment: `REMOTE_ADDR`, `HTTP_*`, `CONTENT_TYPE`, `SERVER_NAME` ...
    * Built when first read (one request header is better read with `header()` or
    * `metaHeader()`, which do not build it); changes made to it are kept for the request.

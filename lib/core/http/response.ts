@@ -25,8 +25,8 @@ export class HttpResponse {
   /** Custom reason phrase; defaults to the standard one for the status. */
   reason: string | undefined;
   readonly headers: ResponseHeaders;
-  /** Cookies to set, by name. */
-  readonly cookies = new Map<string, ResponseCookie>();
+  /** The cookies map, made when first read (most responses set none). */
+  private cookieMap: Map<string, ResponseCookie> | null = null;
   /** True for responses whose body is an (async) iterable. */
   readonly streaming: boolean = false;
   /** When true the server closes the connection after writing this response. */
@@ -45,6 +45,16 @@ export class HttpResponse {
       this.headers.set('Content-Type', init.contentType);
     }
     this.contentValue = content;
+  }
+
+  /** Cookies to set, by name. */
+  get cookies(): Map<string, ResponseCookie> {
+    return (this.cookieMap ??= new Map<string, ResponseCookie>());
+  }
+
+  /** True when a cookie is to be set (without making the map). */
+  get hasCookies(): boolean {
+    return this.cookieMap !== null && this.cookieMap.size > 0;
   }
 
   /** The HTTP status code (the host framework's `status_code`). */
@@ -134,7 +144,8 @@ export class HttpResponse {
 
   /** The `Set-Cookie` header values. */
   cookieHeaders(): string[] {
-    return Array.from(this.cookies, ([name, cookie]) => setCookieHeader(name, cookie));
+    const cookies = this.cookieMap;
+    return cookies === null ? [] : Array.from(cookies, ([name, cookie]) => setCookieHeader(name, cookie));
   }
 
   /** The response as the original's repr shows it, for debugging. */

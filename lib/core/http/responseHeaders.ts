@@ -16,9 +16,13 @@ function lower(name: string): string {
   return key;
 }
 
-/** Response headers with case-insensitive names (the original spelling is kept for output). */
+/**
+ * Response headers with case-insensitive names (the original spelling is kept for output).
+ * A response has a handful of headers: they are kept in one flat list (`[key, name, value, ...]`,
+ * `key` the lower-case name), searched in order, so setting one allocates nothing but its slot.
+ */
 export class ResponseHeaders {
-  private readonly map = new Map<string, [string, string]>();
+  private readonly list: string[] = [];
 
   constructor(init?: Record<string, string | number> | Iterable<[string, string]>) {
     if (init) {
@@ -27,33 +31,66 @@ export class ResponseHeaders {
     }
   }
 
-  /** Set (replace) a header. */
+  /** The position of `key` (a lower-case name) in the list, or -1. */
+  private indexOf(key: string): number {
+    const list = this.list;
+    for (let i = 0; i < list.length; i += 3) if (list[i] === key) return i;
+    return -1;
+  }
+
+  /** Set (replace) a header: it keeps its place, with the name as spelled now. */
   set(name: string, value: string | number): void {
-    this.map.set(lower(name), [name, typeof value === 'string' ? value : String(value)]);
+    const key = lower(name);
+    const text = typeof value === 'string' ? value : String(value);
+    const i = this.indexOf(key);
+    if (i < 0) {
+      this.list.push(key, name, text);
+    } else {
+      this.list[i + 1] = name;
+      this.list[i + 2] = text;
+    }
   }
 
   /** A header's value, or undefined. */
   get(name: string): string | undefined {
-    return this.map.get(lower(name))?.[1];
+    const i = this.indexOf(lower(name));
+    return i < 0 ? undefined : this.list[i + 2];
   }
 
   /** True when the header is set. */
   has(name: string): boolean {
-    return this.map.has(lower(name));
+    return this.indexOf(lower(name)) >= 0;
   }
 
   /** Remove a header. */
   delete(name: string): boolean {
-    return this.map.delete(lower(name));
+    const i = this.indexOf(lower(name));
+    if (i < 0) return false;
+    this.list.splice(i, 3);
+    return true;
+  }
+
+  /** The number of headers. */
+  get size(): number {
+    return this.list.length / 3;
   }
 
   /** `[name, value]` pairs (copies) in the order first set. */
   entries(): Array<[string, string]> {
-    return Array.from(this.map.values(), ([name, value]) => [name, value]);
+    const pairs: Array<[string, string]> = [];
+    const list = this.list;
+    for (let i = 0; i < list.length; i += 3) pairs.push([list[i + 1], list[i + 2]]);
+    return pairs;
   }
 
-  /** Iterates the `[name, value]` pairs in the order first set; read-only views, not copies. */
+  /** Append `name, value` of every header, in the order first set, to `flat` (node's flat header list). */
+  appendTo(flat: Array<string | string[]>): void {
+    const list = this.list;
+    for (let i = 0; i < list.length; i += 3) flat.push(list[i + 1], list[i + 2]);
+  }
+
+  /** Iterates the `[name, value]` pairs in the order first set. */
   [Symbol.iterator](): Iterator<readonly [string, string]> {
-    return this.map.values();
+    return this.entries()[Symbol.iterator]();
   }
 }
