@@ -539,12 +539,12 @@ export class APIView implements NamedView {
   }
 
   /** Check if the request should be permitted for `obj`; raise an appropriate exception if not. */
-  async checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
-    for (const permission of this.getPermissions()) {
-      const allowed = permission.hasObjectPermission(request, this, obj);
-      if (!(isPromise(allowed) ? await allowed : allowed)) {
-        this.permissionDenied(request, permission.message ?? null, permission.code ?? null);
-      }
+  checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+    // Not `async`: while the permissions answer at once, no promise is made per check.
+    try {
+      return runObjectPermissionChecks(this, request, obj) ?? CHECKED;
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 
@@ -791,6 +791,34 @@ function runPermissionChecks(view: APIView, request: Request): Promise<void> | u
     if (!allowed) view.permissionDenied(request, permission.message ?? null, permission.code ?? null);
   }
   return undefined;
+}
+
+/** What the checks answer when every step answered at once. */
+const CHECKED: Promise<void> = Promise.resolve();
+
+/**
+ * `checkObjectPermissions()`'s work: each of `view.getPermissions()` in turn, `permissionDenied()`
+ * at the first refusal of `obj`. Synchronous while the permissions answer synchronously.
+ */
+function runObjectPermissionChecks(view: APIView, request: Request, obj: unknown): Promise<void> | undefined {
+  const permissions = view.getPermissions();
+  for (let i = 0; i < permissions.length; i++) {
+    const permission = permissions[i];
+    const allowed = permission.hasObjectPermission(request, view, obj);
+    if (isPromise(allowed)) return finishObjectPermissionChecks(view, request, obj, permissions, i, allowed);
+    if (!allowed) view.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+  }
+  return undefined;
+}
+
+async function finishObjectPermissionChecks(
+  view: APIView, request: Request, obj: unknown, permissions: BasePermission[], from: number, pending: Promise<boolean>,
+): Promise<void> {
+  for (let i = from; i < permissions.length; i++) {
+    const permission = permissions[i];
+    const answer = i === from ? pending : permission.hasObjectPermission(request, view, obj);
+    if (!(isPromise(answer) ? await answer : answer)) view.permissionDenied(request, permission.message ?? null, permission.code ?? null);
+  }
 }
 
 async function finishPermissionChecks(

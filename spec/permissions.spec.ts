@@ -378,4 +378,33 @@ test('DjangoModelPermissions :: superusers have every permission; IsAdminUser ne
   assert.is(await statusOf(groupsView(IsAdminUser), 'get', plainUser), 403);
 });
 
+test('checkObjectPermissions :: answers a promise (resolved, or rejected at the first refusal) whether permissions answer at once or not', async () => {
+  class Owner extends BasePermission {
+    override hasObjectPermission(_request: Request, _view: unknown, obj: unknown): boolean {
+      return (obj as { owner: string }).owner === 'alice';
+    }
+  }
+  class LaterOwner extends BasePermission {
+    override async hasObjectPermission(_request: Request, _view: unknown, obj: unknown): Promise<boolean> {
+      return (obj as { owner: string }).owner === 'alice';
+    }
+  }
+  for (const Permission of [Owner, LaterOwner]) {
+    const view = new APIView();
+    view.permissionClasses = [Permission];
+    const request = new Request(HttpRequest.create({ url: '/' }), { authenticators: [] });
+    request.user = anonymousUser;
+    const allowed = view.checkObjectPermissions(request, { owner: 'alice' });
+    assert.instance(allowed, Promise, Permission.name);
+    await allowed;
+    let refused: unknown = null;
+    let pending: Promise<void> | null = null;
+    assert.not.throws(() => {
+      pending = view.checkObjectPermissions(request, { owner: 'bob' });
+    }, Permission.name);
+    await (pending as unknown as Promise<void>).catch((error: unknown) => (refused = error));
+    assert.ok(refused instanceof Error && refused.name === 'PermissionDenied', Permission.name);
+  }
+});
+
 test.run();
