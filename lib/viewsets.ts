@@ -323,12 +323,16 @@ export function ViewSetMixin<TBase extends APIViewConstructor>(Base: TBase): Vie
       const view = APIView.makeView(this, initkwargs, (self: ViewSetMixin) => {
         self.actionMap = actionMap;
         // Bind methods to actions: this is the bit that's different to a standard view.
-        for (const [method, actionName] of Object.entries(actionMap)) {
+        const methods = Object.keys(actionMap);
+        for (let i = 0; i < methods.length; i++) {
+          const method = methods[i];
+          const actionName = actionMap[method];
           const handler: unknown = Reflect.get(self, actionName);
           if (typeof handler !== 'function') {
             throw new TypeError(`${className} has no action method '${actionName}' (mapped from ${method.toUpperCase()}).`);
           }
-          Object.assign(self, { [method]: handler });
+          // A strict-mode assignment, as Object.assign() makes it (no object per binding).
+          (self as unknown as Record<string, unknown>)[method] = handler;
         }
       });
       view.actions = actionMap;
