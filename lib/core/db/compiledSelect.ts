@@ -28,7 +28,15 @@ interface CompiledShape {
   head: string;
   tail: string;
   options: Record<string, unknown>;
+  /**
+   * The statement texts run so far, by WHERE condition and slice: a repeated query (a lookup by
+   * key) runs the same string, whose hash the driver-text and prepared-statement caches keep.
+   */
+  texts: Map<string, string>;
 }
+
+/** The most statement texts kept per shape (a shape run with many conditions starts afresh). */
+const MAX_TEXTS = 64;
 
 /** The model Sequelize's result handling builds rows with, per compiled shape (see `reader`). */
 const readers = new WeakMap<CompiledShape, ModelCtor>();
@@ -91,7 +99,23 @@ function compileShape(model: ModelCtor, findOptions: FindOptions, filtered: bool
     head: filtered ? sql.slice(0, at) : sql,
     tail: filtered ? sql.slice(at + WHERE_MARKER.length) : '',
     options: runOptions,
+    texts: new Map(),
   };
+}
+
+/** The statement text of `compiled` for this run's WHERE condition and slice (one string per distinct text). */
+function statementText(compiled: CompiledShape, run: CompiledSelectRun): string {
+  const sliced = run.limit !== null || run.offset !== 0;
+  const key = sliced ? `${run.where ?? ''}\u0000${run.limit ?? ''}\u0000${run.offset}` : run.where ?? '';
+  let text = compiled.texts.get(key);
+  if (text === undefined) {
+    let sql = run.where !== null ? `${compiled.head}${run.where}${compiled.tail}` : compiled.head;
+    if (sliced) sql += ` LIMIT ${run.limit ?? NO_LIMIT}${run.offset ? ` OFFSET ${run.offset}` : ''}`;
+    text = `${sql};`;
+    if (compiled.texts.size >= MAX_TEXTS) compiled.texts.clear();
+    compiled.texts.set(key, text);
+  }
+  return text;
 }
 
 /** What one run of a compiled shape needs besides the shape. */
@@ -127,14 +151,13 @@ export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, ru
     compiled = compileShape(model, run.shape(), filtered);
     byKey.set(key, compiled);
   }
-  let sql = filtered ? `${compiled.head}${run.where}${compiled.tail}` : compiled.head;
-  if (run.limit !== null || run.offset) sql += ` LIMIT ${run.limit ?? NO_LIMIT}${run.offset ? ` OFFSET ${run.offset}` : ''}`;
+  const sql = statementText(compiled, run);
   let options = compiled.options as unknown as DecodeOptions;
   if (run.reader) {
     let reader = readers.get(compiled);
     if (!reader) readers.set(compiled, reader = run.reader());
     options = { ...options, model: reader as unknown as DecodeOptions['model'] };
   }
-  const result = await runStatement(sequelize, `${sql};`, run.params, { type: 'SELECT', model, tables: options.raw ? undefined : options.tableNames });
+  const result = await runStatement(sequelize, sql, run.params, { type: 'SELECT', model, tables: options.raw ? undefined : options.tableNames });
   return decodeRows(compiled, options, result.rows, result.tableInfo, sequelize.options.timezone) as M[];
 }

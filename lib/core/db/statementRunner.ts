@@ -114,6 +114,8 @@ const ER_DEADLOCK = 1213;
 
 /** A statement's text for the driver and, per driver placeholder, the index of its value. */
 interface DriverText {
+  /** The number of values it was worked out for. */
+  count: number;
   sql: string;
   order: number[];
 }
@@ -129,24 +131,25 @@ const MAX_DRIVER_TEXTS = 1024;
 /**
  * The driver's text of a `$n` statement, rewritten by the dialect's own
  * `Query.formatBindParameters` exactly as `sequelize.query` rewrites it (MySQL: `?` in value
- * order; SQLite: `$n` kept), worked out once per text by binding the value indices.
+ * order; SQLite: `$n` kept), worked out once per text by binding the value indices. Keyed by
+ * the text itself: a caller that runs the same string again (compiled SELECTs keep theirs)
+ * finds it without hashing a new key.
  */
 function driverText(sequelize: SequelizeInternals, sql: string, count: number): DriverText {
   const dialect = String(sequelize.options.dialect);
   let driverTexts = driverTextsByDialect.get(dialect);
   if (!driverTexts) driverTextsByDialect.set(dialect, driverTexts = new Map());
-  const key = `${count}:${sql}`;
-  let known = driverTexts.get(key);
-  if (known) return known;
+  let known = driverTexts.get(sql);
+  if (known && known.count === count) return known;
   const trimmed = sql.trim();
-  if (!count) known = { sql: trimmed, order: [] };
+  if (!count) known = { count, sql: trimmed, order: [] };
   else {
     const indices = Array.from({ length: count }, (_, index) => index);
     const [text, order] = sequelize.dialect.Query.formatBindParameters(trimmed, indices, sequelize.options.dialect);
-    known = { sql: text, order: Array.isArray(order) ? (order as number[]) : indices };
+    known = { count, sql: text, order: Array.isArray(order) ? (order as number[]) : indices };
   }
   if (driverTexts.size >= MAX_DRIVER_TEXTS) driverTexts.clear();
-  driverTexts.set(key, known);
+  driverTexts.set(sql, known);
   return known;
 }
 
@@ -214,14 +217,34 @@ function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | 
   });
 }
 
+/** `$1`, `$2`, ...: the SQLite parameter names, made once (as keys they need no lookup per statement). */
+const parameterNames: string[] = [];
+
+function parameterName(index: number): string {
+  return parameterNames[index] ??= `$${index + 1}`;
+}
+
 /** The SQLite parameters of `$n` values: by name, BigInts as text (what Sequelize binds). */
 function sqliteParameters(params: readonly unknown[]): Record<string, unknown> {
   const named: Record<string, unknown> = {};
   for (let i = 0; i < params.length; i++) {
     const value = params[i];
-    named[`$${i + 1}`] = typeof value === 'bigint' ? value.toString() : value;
+    named[parameterName(i)] = typeof value === 'bigint' ? value.toString() : value;
   }
   return named;
+}
+
+/** `PRAGMA table_info` statements by table name: one string per table, as the per-connection cache keys them. */
+const tableInfoTexts = new Map<string, string>();
+
+function tableInfoSql(table: string): string {
+  let sql = tableInfoTexts.get(table);
+  if (sql === undefined) {
+    sql = `PRAGMA table_info(\`${table.replace(/`/g, '')}\`)`;
+    if (tableInfoTexts.size >= MAX_DRIVER_TEXTS) tableInfoTexts.clear();
+    tableInfoTexts.set(table, sql);
+  }
+  return sql;
 }
 
 /**
@@ -233,7 +256,7 @@ function tableInfoOf(connection: SqliteConnection, tables: readonly string[]): u
   let pending = tables.length;
   let wake: (() => void) | null = null;
   tables.forEach((table, index) => {
-    connection.all(`PRAGMA table_info(\`${table.replace(/`/g, '')}\`)`, (error, rows) => {
+    connection.all(tableInfoSql(table), (error, rows) => {
       answers[index] = error ? null : rows;
       pending -= 1;
       if (!pending && wake) wake();

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { QueryTypes, type FindOptions } from 'sequelize';
 import { Q, preDelete, type QuerySet, type ValueName } from '../../../lib/core/db';
 import { getSequelize } from '../../../lib/core/db/connection';
-import { useTestDatabase } from '../../../lib/core/db/testing';
+import { captureDataQueries, useTestDatabase } from '../../../lib/core/db/testing';
 import { User } from '../../../contrib/auth/models';
 import { SArticle, SArticleTag, STag, serializerModels } from '../../models/serializers/models';
 import { countCalls } from '../../helpers';
@@ -71,6 +71,31 @@ for (const [label, build, names, distinct] of VALUES_CASES) {
     assert.equal(again, expected, 'the cached shape answers the same');
   });
 }
+
+test('one shape run again with other conditions and slices: each run has its own text and rows', async () => {
+  const ids = (await SArticle.objects.orderBy('id').values('id')).map((row) => row.id as number);
+  const runs: Array<[string, () => Promise<unknown>]> = [
+    ['get first', async () => (await SArticle.objects.get({ pk: ids[0] })).id],
+    ['get second', async () => (await SArticle.objects.get({ pk: ids[1] })).id],
+    ['slice', async () => (await SArticle.objects.orderBy('id').slice(1, 3).fetch()).map((row) => row.id)],
+    ['offset', async () => (await SArticle.objects.orderBy('id').slice(2).fetch()).map((row) => row.id)],
+    ['unsliced', async () => (await SArticle.objects.orderBy('id').fetch()).length],
+    ['slice again', async () => (await SArticle.objects.orderBy('id').slice(1, 3).fetch()).map((row) => row.id)],
+    ['other filter', async () => (await SArticle.objects.filter({ views: 9 }).orderBy('id').fetch()).map((row) => row.id)],
+  ];
+  const answers: unknown[] = [];
+  const sql = await captureDataQueries(async () => {
+    for (const [, run] of runs) answers.push(await run());
+  });
+  assert.equal(answers, [ids[0], ids[1], ids.slice(1, 3), ids.slice(2), ids.length, ids.slice(1, 3), [ids[2]]]);
+  assert.is(sql.length, runs.length, sql.join('\n'));
+  assert.is(sql[0], sql[1], 'a lookup by key: one text, other values');
+  assert.ok(/LIMIT 2 OFFSET 1;?$/.test(sql[2]), sql[2]);
+  assert.ok(/OFFSET 2;?$/.test(sql[3]) && !sql[3].includes('LIMIT 2 '), sql[3]);
+  assert.not.ok(sql[4].includes('LIMIT'), sql[4]);
+  assert.is(sql[5], sql[2], 'the same slice again');
+  assert.ok(sql[6].includes('WHERE') && !sql[4].includes('WHERE'), 'filtered and unfiltered shapes');
+});
 
 test('valuesList(): tuples and flat lists from the compiled values()', async () => {
   const [flat, calls] = await findAllCalls([SArticle], () => SArticle.objects.filter({ published: true }).orderBy('id').valuesList('title', { flat: true }));
