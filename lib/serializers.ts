@@ -334,7 +334,7 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
       // Async SerializerMethodField values are promises in the built representation: await
       // them all together and put their values in place.
       const { value, pending } = collectPending(() => this.data);
-      await resolvePending(value, pending);
+      if (pending.size) await resolvePending(value, pending);
     }
     return this.data;
   }

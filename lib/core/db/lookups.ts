@@ -363,9 +363,17 @@ function hopSql(ctx: CompileContext, source: ModelCtor, hop: RelationInfo, inner
 /** Compile one `[key, value]` lookup on `model`. `negated` is the NOT-parity around it. */
 function compileLookup(model: ModelCtor, key: string, value: unknown, ctx: CompileContext, negated: boolean): string {
   const resolved = resolveLookupPath(model, key);
+  const { lookup } = resolved;
+  if (!resolved.hops.length) {
+    // A column of `model` itself (`pk`, `title__icontains`): no joins to compile.
+    const field = resolved.field;
+    const columnRef = ref(ctx, field.column);
+    const sql = leafSql(ctx, columnRef, field, lookup, value);
+    // Django's exclude() keeps rows whose column is NULL.
+    return negated && field.allowNull && lookup !== 'isnull' ? `(${sql} AND ${columnRef} IS NOT NULL)` : sql;
+  }
   const hops = [...resolved.hops];
   let field = resolved.field;
-  const { lookup } = resolved;
   // A belongsTo hop ending on the target's key compares the foreign-key column directly.
   const last = hops[hops.length - 1];
   if (last && last.kind === 'belongsTo' && field.name === last.targetKey) {

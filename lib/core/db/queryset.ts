@@ -356,12 +356,22 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
   // ---------------------------------------------------------------- terminal operations
 
   /** Run the query and return the model instances (with selected/prefetched relations). */
-  async fetch(): Promise<M[]> {
-    if (this.state.empty || this.state.limit === 0) return [];
-    const rows = await this.runCompiled();
-    if (this.state.prefetchRelated.length && rows.length) {
-      await prefetchRelatedObjects(rows, this.modelCtor, this.state.prefetchRelated);
+  fetch(): Promise<M[]> {
+    // Without prefetching, the compiled read's own promise is the answer (no async step of its
+    // own); errors raised while compiling reject it, as from an async method.
+    try {
+      if (this.state.empty || this.state.limit === 0) return Promise.resolve([]);
+      if (!this.state.prefetchRelated.length) return this.runCompiled();
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return this.fetchPrefetching();
+  }
+
+  /** `fetch()` with `prefetchRelated()`: the rows, then one query per relation. */
+  private async fetchPrefetching(): Promise<M[]> {
+    const rows = await this.runCompiled();
+    if (rows.length) await prefetchRelatedObjects(rows, this.modelCtor, this.state.prefetchRelated);
     return rows;
   }
 

@@ -218,6 +218,13 @@ test('field names and values are validated', async () => {
   await rejects(() => LibBook.objects.orderBy('tags__name').fetch(), FieldError);
   await rejects(() => LibBook.objects.get(new Q({ id: 'abc' })), (e: Error) => e instanceof ValueError && e.message === "Field 'id' expected a number but got 'abc'.");
   await rejects(() => LibBook.objects.filter(new Q({ in_print: 'maybe' })).fetch(), ValueError);
+  // fetch() reports a compile error by rejecting its promise, never by throwing synchronously.
+  let pending: Promise<unknown> | null = null;
+  assert.not.throws(() => {
+    pending = LibBook.objects.filter(new Q({ id: 'abc' })).fetch();
+  });
+  assert.instance(pending, Promise);
+  await rejects(() => pending as unknown as Promise<unknown>, ValueError);
   // @ts-expect-error: update() takes the model's fields only
   await rejects(() => LibBook.objects.update({ nope: 1 }), FieldError);
 });
