@@ -13,6 +13,7 @@ import type { FindOptions, IncludeOptions } from 'sequelize';
 import type { ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo } from './fieldInfo';
 import { FieldError } from './errors';
+import type { PlainRowSpec } from './rowBuilder';
 
 /** A plain row: column values by attribute name, joined rows by relation name, and `pk`. */
 export type PlainRow = Record<string, unknown> & { readonly pk: unknown };
@@ -90,10 +91,37 @@ export function plainRowShape(model: ModelCtor, base: FindOptions, paths: readon
   return { ...base, attributes: [...tree.attributes], include: includeOf(tree.children, (base.include as IncludeOptions[] | undefined) ?? []) };
 }
 
+type Sanitizer = (this: unknown, value: unknown, options: object) => unknown;
+
+/** What `adopt()` below does to the rows of `node` over `model`, for a generated builder (rowBuilder.ts). */
+function rowSpec(model: ModelCtor, node: RowNode): PlainRowSpec {
+  const sanitizers = (model as unknown as { _dataTypeSanitizers: Record<string, Sanitizer> })._dataTypeSanitizers;
+  const children = new Map<string, { primaryKey: string; spec: PlainRowSpec }>();
+  for (const [name, child] of node.children) {
+    const target = getFieldInfo(model).getRelation(name)!.target;
+    children.set(name, { primaryKey: target.primaryKeyAttribute, spec: rowSpec(target, child) });
+  }
+  return {
+    prototype: rowPrototype(model),
+    sanitizers: [...node.attributes].filter((attribute) => sanitizers[attribute]).map((attribute) => [attribute, sanitizers[attribute]]),
+    options: RAW,
+    children,
+  };
+}
+
+/** The key under which a reader keeps the spec of its rows. */
+const SPEC = Symbol('plainRowSpec');
+
+/** The plain-row spec of a `plainRowReader()` stand-in (undefined for any other model). */
+export function plainRowSpecOf(model: unknown): PlainRowSpec | undefined {
+  return (model as { [SPEC]?: PlainRowSpec } | null)?.[SPEC];
+}
+
 /**
  * A stand-in for `model` in Sequelize's result handling: values are parsed and joined rows
  * grouped as for `findAll()`, and `bulkBuild` hands the grouped plain objects back (with the
- * `pk` prototype) instead of building instances.
+ * `pk` prototype) instead of building instances. It also carries what it does to the rows
+ * (`plainRowSpecOf()`), from which the decoder may generate a builder doing the same.
  */
 export function plainRowReader(model: ModelCtor, paths: readonly (readonly string[])[]): ModelCtor {
   const tree = rowTree(model, paths);
@@ -101,7 +129,7 @@ export function plainRowReader(model: ModelCtor, paths: readonly (readonly strin
     Object.setPrototypeOf(row, rowPrototype(current));
     // What `instance.set(values, { raw: true })` still does to a value read from the database
     // (booleans stored as 1/0 become true/false): the model's data type sanitizers.
-    const sanitizers = (current as unknown as { _dataTypeSanitizers: Record<string, (this: unknown, value: unknown, options: object) => unknown> })._dataTypeSanitizers;
+    const sanitizers = (current as unknown as { _dataTypeSanitizers: Record<string, Sanitizer> })._dataTypeSanitizers;
     for (const attribute of node.attributes) {
       const sanitize = sanitizers[attribute];
       if (sanitize && attribute in row) row[attribute] = sanitize.call(row, row[attribute], RAW);
@@ -121,5 +149,6 @@ export function plainRowReader(model: ModelCtor, paths: readonly (readonly strin
         return rows;
       },
     },
+    [SPEC]: { value: rowSpec(model, tree) },
   }) as ModelCtor;
 }

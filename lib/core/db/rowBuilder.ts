@@ -1,6 +1,7 @@
 /**
  * Generated row builders: for one compiled SELECT shape whose instances instanceBuilder.ts
- * builds (a recipe, `Plan`), one function, made once, that turns one driver row into the
+ * builds (a recipe, `Plan`) — or whose plain `readOnlyRows()` objects plainRows.ts makes — one
+ * function, made once, that turns one driver row into the
  * instance `decodeRows()` answers for it — the column values parsed (SQLite), to-one joins
  * nested into their instances, the instance state set as `buildOne()` sets it — in straight-line
  * code: each column read once by its constant name, each attribute stored by its constant name
@@ -73,6 +74,18 @@ class Generator {
 
   name(prefix: string): string {
     return `${prefix}${this.count++}`;
+  }
+
+  /** The variable holding `column`'s (parsed) value. */
+  columnOf(column: string): string {
+    return this.columnVars.get(column) as string;
+  }
+
+  /** The function of the statements so far, answering `result`. */
+  compile(result: string): RowBuilder {
+    const body = `${this.lines.join('\n')}\nreturn ${result};`;
+    const factory = new Function('k', `return function buildRow(row) {\n${body}\n};`) as (constants: unknown[]) => RowBuilder;
+    return factory(this.constants);
   }
 
   /** Read (and parse) every column once, in column order, as the generic path parses them. */
@@ -156,6 +169,76 @@ class Generator {
 }
 
 /**
+ * What `QuerySet.readOnlyRows()` makes of a row (plainRows.ts), per model reached: the plain
+ * objects' prototype, the attributes whose data type sanitizers then run on the object (in
+ * order), and the to-one joins adopted after them (a join whose key is NULL reads as null).
+ */
+export interface PlainRowSpec {
+  prototype: object;
+  /** Attribute -> its sanitizer (only the attributes that have one), in the order they run. */
+  sanitizers: ReadonlyArray<[string, (this: unknown, value: unknown, options: object) => unknown]>;
+  /** The options the sanitizers are called with. */
+  options: object;
+  children: ReadonlyMap<string, { primaryKey: string; spec: PlainRowSpec }>;
+}
+
+/** Statements building one plain row of `spec` from `node`; its variable, or null: not covered. */
+function plainRow(generator: Generator, spec: PlainRowSpec, node: Node): string | null {
+  const row = generator.name('p');
+  const lines = generator.lines;
+  lines.push(`const ${row} = Object.create(${generator.constant(spec.prototype)});`);
+  for (const [key, source] of node) {
+    // A nested object sits at its first column's place until its join is adopted below.
+    lines.push(`${row}[${JSON.stringify(key)}] = ${'column' in source ? generator.columnOf(source.column) : 'null'};`);
+  }
+  for (const [attribute, sanitize] of spec.sanitizers) {
+    const source = node.get(attribute);
+    if (source === undefined) {
+      if (attribute in spec.prototype) return null;
+      continue;
+    }
+    if (!('column' in source)) return null;
+    const target = `${row}[${JSON.stringify(attribute)}]`;
+    lines.push(`${target} = ${generator.constant(sanitize)}.call(${row}, ${target}, ${generator.constant(spec.options)});`);
+  }
+  for (const [name, child] of spec.children) {
+    const source = node.get(name);
+    const target = `${row}[${JSON.stringify(name)}]`;
+    if (source === undefined) {
+      if (name in spec.prototype) return null;
+      lines.push(`${target} = null;`);
+      continue;
+    }
+    if (!('node' in source)) return null;
+    const key = source.node.get(child.primaryKey);
+    if (key === undefined) {
+      if (child.primaryKey in Object.prototype) return null;
+      lines.push(`${target} = null;`);
+      continue;
+    }
+    if (!('column' in key)) return null;
+    lines.push(`if (${generator.columnOf(key.column)} != null) {`);
+    const built = plainRow(generator, child.spec, source.node);
+    if (built === null) return null;
+    lines.push(`${target} = ${built};`, '} else {', `${target} = null;`, '}');
+  }
+  return row;
+}
+
+/**
+ * The builder of `readOnlyRows()` objects from rows with `columns` (see `compileRowBuilder`);
+ * null when the shape is not covered.
+ */
+export function compilePlainRowBuilder(spec: PlainRowSpec, columns: readonly string[], nested: boolean, parsers: ReadonlyMap<string, (value: unknown) => unknown>): RowBuilder | null {
+  const tree = sourceTree(columns, nested);
+  if (!tree || !plainKeys(tree)) return null;
+  const generator = new Generator();
+  generator.readColumns(columns, parsers);
+  const row = plainRow(generator, spec, tree);
+  return row === null ? null : generator.compile(row);
+}
+
+/**
  * The builder of rows with `columns` (in the driver's order) for the recipe `plan`: `nested`
  * when to-one joins are nested by their dotted column names, `parsers` per parsed column.
  * Null when the shape is not covered.
@@ -166,10 +249,7 @@ export function compileRowBuilder(plan: Plan, columns: readonly string[], nested
   const generator = new Generator();
   generator.readColumns(columns, parsers);
   const instance = generator.instance(plan, tree);
-  if (instance === null) return null;
-  const body = `${generator.lines.join('\n')}\nreturn ${instance};`;
-  const factory = new Function('k', `return function buildRow(row) {\n${body}\n};`) as (constants: unknown[]) => RowBuilder;
-  return factory(generator.constants);
+  return instance === null ? null : generator.compile(instance);
 }
 
 /** Whether two built values are the same: instances and plain objects key by key, in order. */

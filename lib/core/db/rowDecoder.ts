@@ -18,7 +18,8 @@
  */
 import { createRequire } from 'node:module';
 import { buildInstances, buildPlan, type BuildOptions } from './instanceBuilder';
-import { compileRowBuilder, sameBuilt, type RowBuilder } from './rowBuilder';
+import { compilePlainRowBuilder, compileRowBuilder, sameBuilt, type RowBuilder } from './rowBuilder';
+import { plainRowSpecOf } from './plainRows';
 
 type Row = Record<string, unknown>;
 type Parse = (value: unknown, options: { timezone: unknown }) => unknown;
@@ -251,14 +252,24 @@ function joinedBuildOptions(options: DecodeOptions): BuildOptions {
 
 /**
  * The generated builder of a shape whose instances are built by a recipe (joined to-one
- * SELECTs), checked against the generic path on a copy of the shape's first row; null when
- * the shape has none, is not covered, or the two differ.
+ * SELECTs) or whose rows are `readOnlyRows()` objects, checked against the generic path on a
+ * copy of the shape's first row; null when the shape has none, is not covered, or the two differ.
  */
 function rowBuilderFor(shape: object, decoder: Decoder, options: DecodeOptions, first: Row): RowBuilder | null {
-  if (!options.hasJoin || !decoder.nested) return null;
+  const joined = Boolean(options.hasJoin);
+  if (joined && !decoder.nested) return null;
   const raw = { ...first };
   const generic = { ...first };
   parseRows([generic], decoder);
+  const spec = plainRowSpecOf(options.model);
+  if (spec) {
+    // readOnlyRows(): the reader's bulkBuild adopts the (nested) rows in place.
+    const builder = compilePlainRowBuilder(spec, decoder.columns, joined, new Map(decoder.parsers));
+    if (!builder) return null;
+    const [reference] = options.model.bulkBuild(joined ? groupRows([generic], decoder, options) : [generic], {});
+    return sameBuilt(builder(raw), reference) ? builder : null;
+  }
+  if (!joined) return null;
   const [grouped] = groupRows([generic], decoder, options);
   const buildOptions = joinedBuildOptions(options);
   const plan = buildPlan(shape, options.model, grouped, buildOptions);

@@ -3,7 +3,8 @@
  * one driver row holds what Sequelize's `build(values, { raw: true, isNewRecord: false })`
  * holds (values through the sanitizers, previous values, nothing changed, the same own keys),
  * a to-one include is built by its own recipe or null when the join found nothing, and the
- * shapes it does not cover answer no builder. `sameBuilt()` tells built values apart. (That
+ * shapes it does not cover answer no builder; `readOnlyRows()` objects likewise (their prototype,
+ * sanitized values, joins adopted or null). `sameBuilt()` tells built values apart. (That
  * compiled SELECTs answer what `findAll()` answers is compiledReadsDecoding.spec.ts.)
  */
 import 'reflect-metadata';
@@ -13,7 +14,7 @@ import { Table, Column, DataType, ForeignKey, BelongsTo } from 'sequelize-typesc
 import { BaseModel, Manager, field, relation, type ModelMeta } from '../../../lib/core/db';
 import { useTestDatabase } from '../../../lib/core/db/testing';
 import type { Plan } from '../../../lib/core/db/instanceBuilder';
-import { compileRowBuilder, sameBuilt } from '../../../lib/core/db/rowBuilder';
+import { compilePlainRowBuilder, compileRowBuilder, sameBuilt, type PlainRowSpec } from '../../../lib/core/db/rowBuilder';
 
 @Table({ tableName: 'rowbuild_team', timestamps: false })
 class RTeam extends BaseModel {
@@ -128,6 +129,35 @@ test('shapes it does not cover answer no builder', () => {
   const entry = { model: RTeam as unknown as Plan['model'], as: 'team', association: { isSingleAssociation: false } };
   const children: Plan['children'] = new Map([['team', { entry, options: { isNewRecord: false, raw: true }, plan: null }]]);
   assert.is(compileRowBuilder(recipe(RPlayer, PLAYER_KEYS, children), ['id', 'team.id'], true, new Map()), null, 'a to-many include');
+});
+
+/** A plain-row spec as plainRows.ts makes one: a `pk` prototype, sanitizers in order, joins. */
+function plainSpec(pk: string, sanitizers: PlainRowSpec['sanitizers'], children: PlainRowSpec['children'] = new Map()): PlainRowSpec {
+  const prototype = Object.create(Object.prototype, { pk: { get(this: Row) { return this[pk]; } } }) as object;
+  return { prototype, sanitizers, options: { raw: true }, children };
+}
+
+const toBoolean = (value: unknown): unknown => (value === 1 ? true : value === 0 ? false : value);
+
+test('readOnlyRows() objects: the prototype, sanitized values in column order, joins adopted or null', () => {
+  const team = plainSpec('id', []);
+  const spec = plainSpec('id', [['active', toBoolean]], new Map([['team', { primaryKey: 'id', spec: team }]]));
+  const build = compilePlainRowBuilder(spec, ['id', 'active', 'team_id', 'team.id', 'team.name'], true, new Map());
+  assert.ok(build, 'covered');
+  const row = build({ id: 3, active: 1, team_id: 4, 'team.id': 4, 'team.name': 'reds' }) as Row & { pk: unknown; team: Row & { pk: unknown } };
+  assert.is(Object.getPrototypeOf(row), spec.prototype);
+  assert.equal(Object.keys(row), ['id', 'active', 'team_id', 'team']);
+  assert.is(row.pk, 3);
+  assert.is(row.active, true, 'sanitized');
+  assert.is(Object.getPrototypeOf(row.team), team.prototype);
+  assert.equal({ ...row.team }, { id: 4, name: 'reds' });
+  assert.is(row.team.pk, 4);
+  const alone = build({ id: 5, active: 0, team_id: null, 'team.id': null, 'team.name': null }) as Row;
+  assert.is(alone.team, null, 'a LEFT JOIN that found nothing');
+  assert.is(alone.active, false);
+  const flat = compilePlainRowBuilder(plainSpec('id', [['active', toBoolean]]), ['id', 'active'], false, new Map([['id', (value: unknown) => Number(value)]]));
+  assert.equal({ ...(flat?.({ id: '7', active: 1 }) as Row) }, { id: 7, active: true }, 'parsed, no joins');
+  assert.is(compilePlainRowBuilder(spec, ['id', 'team'], false, new Map()), null, 'a join read as a column');
 });
 
 test('sameBuilt(): values, key order, dates and nested instances', () => {
