@@ -95,6 +95,9 @@ export function executeFromCommandLine(argv: string[] = process.argv.slice(2), o
     // listens (`startupHeap.ts`; about 7 MB of idle RSS).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     (require('./startupHeap') as typeof import('./startupHeap')).holdYoungGeneration();
+    // Pinned to one CPU: V8's parallel scavenger threads would only take turns with this one.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('./singleCpuGc') as typeof import('./singleCpuGc')).tuneGcForAvailableCpus();
   }
   runCommandLine(argv, options)
     .catch((error: unknown) => {
