@@ -7,7 +7,7 @@
  *
  * Instead the connection half-closes (FIN after the answer), stops reading (the unread upload
  * stays in the kernel's buffers, so the client blocks instead of sending more), and is closed
- * `LINGER_MS` later, or earlier when the client closes. Apache's `lingering_close` and nginx's
+ * `LINGER_MS` later (or when the connection is torn down first). Apache's and nginx's
  * `lingering_close` do the same for the same reason. Node built-ins only.
  */
 import type { Socket } from 'node:net';
