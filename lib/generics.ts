@@ -24,7 +24,8 @@ import type { Request } from './request';
 import type { Response } from './response';
 import { apiSettings } from './settings';
 import { APIView, declareViewAttributes } from './views';
-import { representationJoins } from './utils/representationJoins';
+import { representationColumns, representationJoins } from './utils/representationJoins';
+import { deferredReadCount } from './core/db/deferredAttributes';
 import './checks';
 import {
   CreateModelMixin,
@@ -162,13 +163,24 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
    * The object the view displays: looked up by `lookupField` in the filtered queryset, with
    * the object permissions checked. Override for lookups on several fields. For `retrieve()`,
    * the to-one relations the serializer reads (`owner.username`) are joined into the same
-   * SELECT (`selectRelated()`; see lib/utils/representationJoins.ts).
+   * SELECT (`selectRelated()`; see lib/utils/representationJoins.ts), and when the serializer
+   * reads plain columns only, only those columns are loaded: the object permissions are checked
+   * on that object, and should they read any other attribute, on the whole object looked up
+   * again (lib/core/db/deferredAttributes.ts).
    */
   async getObject(): Promise<M> {
     let queryset = await this.filterQueryset(this.getQueryset());
+    let whole: QuerySet<M> | null = null;
     if (queryset instanceof QuerySet) {
       const joins = representationJoins(this, queryset.model);
       if (joins.length) queryset = queryset.selectRelated(...joins);
+      // Only this method's own lookup, for the library's serializer building: no other code
+      // of the view sees the object before the serializer.
+      const columns = representationColumns(this, queryset.model);
+      if (columns && this.getObject === GenericAPIView.prototype.getObject && this.getSerializer === GenericAPIView.prototype.getSerializer) {
+        whole = queryset as QuerySet<M>;
+        queryset = queryset.deferExcept(columns);
+      }
     }
     const lookupUrlKwarg = this.lookupUrlKwarg || this.lookupField;
     assert(
@@ -176,10 +188,24 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
       `Expected view ${this.constructor.name} to be called with a URL keyword argument named "${lookupUrlKwarg}". ` +
         'Fix your URL conf, or set the `.lookupField` attribute on the view correctly.',
     );
-    const obj = await getObjectOr404(queryset, { [this.lookupField]: this.kwargs[lookupUrlKwarg] });
-    // May raise a permission denied
-    await this.checkObjectPermissions(this.request, obj);
-    return obj;
+    const lookups = { [this.lookupField]: this.kwargs[lookupUrlKwarg] };
+    const obj = await getObjectOr404(queryset, lookups);
+    if (whole === null) {
+      // May raise a permission denied
+      await this.checkObjectPermissions(this.request, obj);
+      return obj;
+    }
+    const readsBefore = deferredReadCount();
+    try {
+      await this.checkObjectPermissions(this.request, obj);
+    } catch (error) {
+      if (deferredReadCount() === readsBefore) throw error;
+    }
+    if (deferredReadCount() === readsBefore) return obj;
+    // A permission read an attribute that was not loaded: decide on the whole object.
+    const wholeObj = await getObjectOr404(whole, lookups);
+    await this.checkObjectPermissions(this.request, wholeObj);
+    return wholeObj;
   }
 
   /**

@@ -21,7 +21,7 @@ import { QuerySet } from './core/db';
 import { LimitOffsetPagination, PageNumberPagination } from './pagination';
 import type { BasePagination } from './pagination/base';
 import { plainReadPaths } from './utils/plainRead';
-import { joinRepresentationRelations } from './utils/representationJoins';
+import { joinRepresentationRelations, loadRepresentationColumnsOnly } from './utils/representationJoins';
 
 /**
  * A constructor of generic views. TypeScript requires mixin bases to take `any[]` (TS2545);
@@ -64,6 +64,12 @@ export interface ListModelMixinMembers {
 
 /** What `RetrieveModelMixin` adds to a view. */
 export interface RetrieveModelMixinMembers {
+  /**
+   * Whether `retrieve()` may load only the columns its serializer reads when they are plain
+   * columns (see `GenericAPIView.getObject()`); override to return false when your code reads
+   * other attributes of the object outside the object permission checks.
+   */
+  deferredLoadingAllowed(): boolean;
   /** Answer the representation of the looked-up object. */
   retrieve(request: Request): Promise<Response>;
 }
@@ -166,10 +172,21 @@ function paginatesBySlicing(paginator: BasePagination | null): boolean {
 /** Retrieve a model instance. */
 export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: TBase): TBase & MixinConstructor<RetrieveModelMixinMembers> {
   return class RetrieveModelMixin extends Base {
+    /**
+     * Whether `retrieve()` may load only the columns its serializer reads when they are plain
+     * columns (see `GenericAPIView.getObject()`). Override to return false when code of your
+     * own (a renderer, a response hook) reads other attributes of the object.
+     */
+    deferredLoadingAllowed(): boolean {
+      return true;
+    }
+
     /** Answer the representation of the looked-up object. */
     async retrieve(_request: Request): Promise<Response> {
-      // getObject() joins the to-one relations the representation reads (one statement).
+      // getObject() joins the to-one relations the representation reads (one statement), and
+      // loads only the columns it reads when they are all it reads.
       joinRepresentationRelations(this);
+      if (this.deferredLoadingAllowed()) loadRepresentationColumnsOnly(this);
       const instance = await this.getObject();
       const serializer = this.getSerializer(instance);
       return new Response(await serializer.getData());

@@ -59,6 +59,16 @@ export function plainReadPaths(serializer: unknown, model: AnyModelClass | Model
   return paths;
 }
 
+/**
+ * The column paths `serializer` (one object's serializer over `model`) reads, when its
+ * representation comes from plain columns only (the rules of `plainReadPaths()`); null when it
+ * may read anything else of the instance.
+ */
+export function serializerColumnPaths(serializer: Serializer, model: AnyModelClass | ModelCtor): string[][] | null {
+  if (serializer.toRepresentation !== Serializer.prototype.toRepresentation) return null;
+  return fieldPaths(serializer, model);
+}
+
 /** Column paths per class field map (`Serializer.sharedFieldsKey()`) and model; null: instances needed. */
 let classPaths = new WeakMap<Map<string, Field>, Map<AnyModelClass | ModelCtor, string[][] | null>>();
 onSettingChanged(() => {

@@ -14,6 +14,7 @@ import type { ModelCtor } from 'sequelize-typescript';
 import { getFieldInfo } from './fieldInfo';
 import { FieldError } from './errors';
 import type { PlainRowSpec } from './rowBuilder';
+import type { DeferredNode } from './deferredAttributes';
 
 /** A plain row: column values by attribute name, joined rows by relation name, and `pk`. */
 export type PlainRow = Record<string, unknown> & { readonly pk: unknown };
@@ -70,6 +71,14 @@ function rowTree(model: ModelCtor, paths: readonly (readonly string[])[]): RowNo
     }
   }
   return root;
+}
+
+/**
+ * The attributes and joins a row narrowed to `paths` loads, per level (what
+ * `QuerySet.deferExcept()` keeps; see deferredAttributes.ts).
+ */
+export function narrowedRowTree(model: ModelCtor, paths: readonly (readonly string[])[]): DeferredNode {
+  return rowTree(model, paths);
 }
 
 function includeOf(children: Map<string, RowNode>, existing: IncludeOptions[]): IncludeOptions[] {

@@ -22,7 +22,8 @@ import { prefetchRelatedObjects } from './prefetch';
 import { columnValue, runBulkWrite } from './boundWrite';
 import { runCompiledSelect } from './compiledSelect';
 import { runStatement } from './statementRunner';
-import { plainRowReader, plainRowShape } from './plainRows';
+import { narrowedRowTree, plainRowReader, plainRowShape } from './plainRows';
+import { deferUnloaded, type DeferredNode } from './deferredAttributes';
 
 const MAX_GET_RESULTS = 21;
 
@@ -47,6 +48,8 @@ interface QueryState {
   empty: boolean;
   /** Column paths for `readOnlyRows()` (null: model instances). */
   readPaths: ReadonlyArray<readonly string[]> | null;
+  /** Column paths `deferExcept()` loads (null: every column). */
+  loadedPaths: ReadonlyArray<readonly string[]> | null;
 }
 
 const INITIAL_STATE: QueryState = {
@@ -60,7 +63,11 @@ const INITIAL_STATE: QueryState = {
   distinct: false,
   empty: false,
   readPaths: null,
+  loadedPaths: null,
 };
+
+/** The loaded-attribute trees of `deferExcept()` path lists, per list. */
+const loadedTrees = new WeakMap<object, DeferredNode>();
 
 interface IncludeNode {
   selected: boolean;
@@ -196,6 +203,18 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
    */
   readOnlyRows(paths: ReadonlyArray<readonly string[]>): QuerySet<M, T> {
     return this.clone({ readPaths: paths.map((path) => [...path]) });
+  }
+
+  /**
+   * @internal Model instances that load only the columns `paths` name (as `readOnlyRows()`:
+   * to-one relations, then a column; primary and foreign keys always), reading any other
+   * attribute throws `DeferredAttributeError` (lib/core/db/deferredAttributes.ts). For code that
+   * knows every attribute it reads (`retrieve()` with a serializer of plain columns); ignored
+   * with `readOnlyRows()` or `prefetchRelated()`.
+   */
+  deferExcept(paths: ReadonlyArray<readonly string[]>): QuerySet<M, T> {
+    // A frozen list (a per-class cache's) is kept as it is: its tree is worked out once.
+    return this.clone({ loadedPaths: Object.isFrozen(paths) ? paths : paths.map((path) => [...path]) });
   }
 
   /** A QuerySet that matches nothing and never queries the database. */
@@ -380,14 +399,23 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     const ctx: CompileContext = { dialect: this.dialect, alias: this.model.name, params: [] };
     const where = this.whereSql(ctx);
     const readPaths = this.state.prefetchRelated.length ? null : this.state.readPaths;
-    return runCompiledSelect(this.modelCtor, {
-      key: JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths]),
-      shape: () => (readPaths ? plainRowShape(this.modelCtor, this.shapeOptions(), readPaths) : this.shapeOptions()),
+    const loadedPaths = this.state.prefetchRelated.length || readPaths ? null : this.state.loadedPaths;
+    const narrowedTo = readPaths ?? loadedPaths;
+    const rows = runCompiledSelect(this.modelCtor, {
+      key: JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths, loadedPaths]),
+      shape: () => (narrowedTo ? plainRowShape(this.modelCtor, this.shapeOptions(), narrowedTo) : this.shapeOptions()),
       reader: readPaths ? () => plainRowReader(this.modelCtor, readPaths) : null,
       where,
       params: ctx.params,
       limit: this.state.limit,
       offset: this.state.offset,
+    });
+    if (!loadedPaths) return rows;
+    let tree = loadedTrees.get(loadedPaths);
+    if (!tree) loadedTrees.set(loadedPaths, tree = narrowedRowTree(this.modelCtor, loadedPaths));
+    return rows.then((instances) => {
+      deferUnloaded(instances, this.modelCtor, tree);
+      return instances;
     });
   }
 
