@@ -10,7 +10,7 @@
  * INSERT) is left to Sequelize: `compiledInsert()` answers false without writing.
  */
 import { runStatement } from './statementRunner';
-import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
+import { binder, formatForWrite, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /**
  * Insert `instance` (new, defaults already applied by `build()`); false when the fast path
@@ -42,7 +42,7 @@ export async function compiledInsert(plan: WritePlan, instance: WritableInstance
       fragments.push(plan.autoIncrementNull as string);
       continue;
     }
-    const fragment = plan.generator.format(value, attribute.definition, { context: 'INSERT' }, bind);
+    const fragment = formatForWrite(plan, attribute, value, 'INSERT', bind);
     if (fragment !== `$${params.length}`) plain = false;
     fragments.push(fragment);
   }

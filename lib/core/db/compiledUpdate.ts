@@ -9,7 +9,7 @@
  * expressions as values, nothing to SET.
  */
 import { runStatement } from './statementRunner';
-import { binder, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
+import { binder, formatForWrite, rememberStatement, isSqlExpression, markSaved, validateLikeSequelize, type WritableInstance, type WriteAttribute, type WritePlan } from './writePlan';
 
 /** Update the row of `instance`; false when the fast path does not apply (nothing written). */
 export async function compiledUpdate(plan: WritePlan, instance: WritableInstance, fields: string[] | undefined, transaction: unknown): Promise<boolean> {
@@ -49,7 +49,7 @@ export async function compiledUpdate(plan: WritePlan, instance: WritableInstance
   const assignments: string[] = [];
   let plain = true;
   for (const attribute of written) {
-    const fragment = plan.generator.format(data[attribute.name], attribute.definition, { context: 'UPDATE' }, bind);
+    const fragment = formatForWrite(plan, attribute, data[attribute.name], 'UPDATE', bind);
     if (fragment !== `$${params.length}`) plain = false;
     assignments.push(`${attribute.column}=${fragment}`);
   }

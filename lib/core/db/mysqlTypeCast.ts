@@ -24,6 +24,7 @@
 import { createRequire } from 'node:module';
 import type { Sequelize } from 'sequelize';
 import { DataTypes } from 'sequelize';
+import { dateTimeReaderFor, type DateTimeReader } from './dateParsing';
 
 /** A column of a mysql2 result, as the driver describes it (the fields a callback gets). */
 export interface DriverField {
@@ -198,13 +199,32 @@ export function castAsSequelize(rows: Array<Record<string, unknown>>, fields: re
   }
   if (!dates || !date) return true;
   const text = new TextField();
+  const read = readerFor(options);
   for (const row of rows) {
     for (const name of dates) {
       const value = row[name];
       if (value === null) continue;
+      const fast = read !== null && typeof value === 'string' ? read(value) : undefined;
+      if (fast !== undefined) {
+        row[name] = fast;
+        continue;
+      }
       text.value = value;
       row[name] = date(text, options, next);
     }
   }
   return true;
+}
+
+/** The DATETIME reader of the connection options' time zone, kept per zone. */
+const readers = new Map<unknown, DateTimeReader | null>();
+
+function readerFor(options: unknown): DateTimeReader | null {
+  const timezone = (options as { timezone?: unknown } | null)?.timezone;
+  let reader = readers.get(timezone);
+  if (reader === undefined) {
+    reader = dateTimeReaderFor(timezone);
+    if (readers.size < 16) readers.set(timezone, reader);
+  }
+  return reader;
 }
