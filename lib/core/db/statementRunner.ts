@@ -28,6 +28,7 @@ import { clsNamespace } from './clsNamespace';
 import { logQuery, queriesLogged } from './connection';
 import { isUnavailable, reportRecovery } from '../outage';
 import { castAsSequelize, castsPerCall, PLAIN_READ, type DriverField } from './mysqlTypeCast';
+import { boundStatement, SELF_BOUND, statementAnswered } from './timeouts';
 
 /** What a statement is, as Sequelize's query types name it (routing and driver method follow from it). */
 export type StatementType = 'SELECT' | 'INSERT' | 'UPDATE' | 'BULKUPDATE' | 'BULKDELETE';
@@ -80,6 +81,8 @@ interface MysqlCall {
   sql: string;
   typeCast?: unknown;
   dateStrings?: readonly string[];
+  /** Bounded by the runner itself (timeouts.ts `boundStatement()`). */
+  [SELF_BOUND]?: boolean;
 }
 
 /** The parts of Sequelize's (partly untyped) instance this module uses. */
@@ -194,6 +197,7 @@ function needsTypeCast(sql: string): void {
 function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | null, plain: boolean, sequelizeOptions: unknown, tableInfo: unknown[]): Promise<StatementResult> {
   return new Promise<StatementResult>((resolve, reject) => {
     const callback: DriverCallback = (error, data, fields) => {
+      if (!statementAnswered(bound, Boolean(error))) return;
       if (error) {
         reject(error);
         return;
@@ -211,9 +215,11 @@ function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | 
         resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
       }
     };
-    if (plain) connection.execute({ sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings }, values ?? [], callback);
-    else if (values) connection.execute(sql, values, callback);
-    else connection.query({ sql }, callback);
+    // DATABASE_QUERY_TIMEOUT, applied here rather than by wrapping the callback (timeouts.ts).
+    const bound = boundStatement(connection, callback as (this: unknown, ...results: unknown[]) => unknown);
+    if (plain) connection.execute({ sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings, [SELF_BOUND]: true }, values ?? [], callback);
+    else if (values) connection.execute({ sql, [SELF_BOUND]: true }, values, callback);
+    else connection.query({ sql, [SELF_BOUND]: true }, callback);
   });
 }
 

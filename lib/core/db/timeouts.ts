@@ -45,32 +45,120 @@ function isDriverConnection(value: object): value is DriverConnection {
   return 'query' in value && typeof value.query === 'function' && 'execute' in value && typeof value.execute === 'function';
 }
 
+/** A statement under way on a bounded connection: when it is due, and how to fail it. */
+export interface PendingStatement {
+  deadline: number;
+  ms: number;
+  connection: DriverConnection;
+  callback: Callback;
+  settled: boolean;
+}
+
+/**
+ * The statements under way, checked by one shared timer (`sweep()`), not a timer each: a
+ * timer per statement costs its creation and clearing on every statement, and each held its
+ * statement's callback (and with it the request's rows) until it was collected, so that the
+ * rows of every request outlived a young-generation collection and were copied and promoted.
+ */
+const pending = new Set<PendingStatement>();
+let sweeper: NodeJS.Timeout | null = null;
+
+/** How often the sweeper looks: a tenth of the bound, between 50 ms and 1 s. */
+function sweepInterval(ms: number): number {
+  return Math.min(1000, Math.max(50, Math.floor(ms / 10)));
+}
+
+/** Fail the statements past their bound; stop once none is under way. */
+function sweep(): void {
+  if (pending.size === 0) {
+    if (sweeper) clearInterval(sweeper);
+    sweeper = null;
+    return;
+  }
+  const now = performance.now();
+  for (const statement of pending) {
+    if (statement.deadline > now) continue;
+    pending.delete(statement);
+    statement.settled = true;
+    const error = Object.assign(new Error(`Query timed out after ${statement.ms / 1000} s (DATABASE_QUERY_TIMEOUT)`), {
+      code: 'PROTOCOL_SEQUENCE_TIMEOUT',
+      fatal: true,
+    });
+    // The connection's state is unknown (the server may answer later, or never): drop it.
+    statement.connection.destroy();
+    statement.callback.call(statement.connection, error);
+  }
+}
+
+let sweepEvery = 0;
+
+function watch(statement: PendingStatement): void {
+  pending.add(statement);
+  const every = sweepInterval(statement.ms);
+  if (sweeper && every < sweepEvery) {
+    clearInterval(sweeper);
+    sweeper = null;
+  }
+  if (!sweeper) {
+    sweepEvery = every;
+    sweeper = setInterval(sweep, every);
+    sweeper.unref();
+  }
+}
+
+/**
+ * The mark of a driver call whose caller bounds the statement itself (`boundStatement()`): the
+ * framework's statement runner. Its callback is its own, so nothing wraps it: a wrapped
+ * callback, held by the driver's command, kept each statement's rows reachable from the old
+ * generation until the next full collection (the rows of every request were copied and promoted).
+ */
+export const SELF_BOUND: unique symbol = Symbol('api_framework.selfBoundStatement');
+
+/**
+ * Bound one statement that `connection` is about to run (the caller marks the driver call
+ * with `SELF_BOUND`): past `DATABASE_QUERY_TIMEOUT`, the connection is destroyed and `callback`
+ * is called with the timeout error. The caller's own callback must first pass the returned
+ * handle to `statementAnswered()`, and ignore the answer when it returns false. Null when no
+ * bound applies.
+ */
+export function boundStatement(connection: object, callback: Callback): PendingStatement | null {
+  const ms = databaseQueryTimeoutMs();
+  if (ms <= 0 || !isDriverConnection(connection)) return null;
+  const statement: PendingStatement = { deadline: performance.now() + ms, ms, connection, callback, settled: false };
+  watch(statement);
+  return statement;
+}
+
+/** The statement bounded by `boundStatement()` answered: false when it had timed out already. */
+export function statementAnswered(statement: PendingStatement | null, failed: boolean): boolean {
+  if (statement === null) return true;
+  if (statement.settled) return false;
+  statement.settled = true;
+  pending.delete(statement);
+  if (!failed) reportRecovery('database');
+  return true;
+}
+
+function isSelfBound(call: unknown): boolean {
+  return typeof call === 'object' && call !== null && (call as { [SELF_BOUND]?: boolean })[SELF_BOUND] === true;
+}
+
 /** Wrap `method` of a raw mysql2 connection: its callback is called with a timeout error past the bound. */
 function bound(connection: DriverConnection, method: 'query' | 'execute'): void {
   const original = connection[method];
   connection[method] = function (this: unknown, ...args: unknown[]): unknown {
+    if (isSelfBound(args[0])) return original.apply(this, args);
     const ms = databaseQueryTimeoutMs();
     const index = args.findIndex((arg) => typeof arg === 'function');
     if (ms <= 0 || index < 0) return original.apply(this, args);
-    const callback = args[index] as Callback;
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      const error = Object.assign(new Error(`Query timed out after ${ms / 1000} s (DATABASE_QUERY_TIMEOUT)`), {
-        code: 'PROTOCOL_SEQUENCE_TIMEOUT',
-        fatal: true,
-      });
-      // The connection's state is unknown (the server may answer later, or never): drop it.
-      connection.destroy();
-      callback.call(connection, error);
-    }, ms);
+    const statement: PendingStatement = { deadline: performance.now() + ms, ms, connection, callback: args[index] as Callback, settled: false };
+    watch(statement);
     args[index] = function (this: unknown, ...results: unknown[]): unknown {
-      if (settled) return undefined;
-      settled = true;
-      clearTimeout(timer);
+      if (statement.settled) return undefined;
+      statement.settled = true;
+      pending.delete(statement);
       if (!results[0]) reportRecovery('database');
-      return callback.apply(this, results);
+      return statement.callback.apply(this, results);
     };
     return original.apply(this, args);
   };
