@@ -366,16 +366,9 @@ export function createServer(options: ServerOptions = {}): http.Server {
       void deliverLater(req, res, socket, request, response, logging, started);
       return;
     }
-    let bytes = 0;
     try {
       if (shuttingDown.has(server)) response.closeConnection = true;
-      const clientGone = req.destroyed && !req.complete;
-      try {
-        if (!clientGone) bytes = writeResponseNow(req, res, response) as number;
-      } catch (error) {
-        writeFailed(res, error);
-      }
-      if (logging) accessLog.write(accessLogLine(req, clientGone ? CLIENT_CLOSED_STATUS : res.statusCode, bytes, started));
+      writeAndLog(req, res, response, logging, started);
     } finally {
       finished(socket);
     }
@@ -396,25 +389,40 @@ export function createServer(options: ServerOptions = {}): http.Server {
       const uploadUnread = bodyStillArriving(req);
       if (shuttingDown.has(server) || uploadUnread) response.closeConnection = true;
       if (uploadUnread) lingerOnClose(req.socket);
-      let bytes = 0;
-      const clientGone = req.destroyed && !req.complete;
-      try {
-        if (!clientGone) {
-          const written = writeResponseNow(req, res, response);
-          bytes = typeof written === 'number' ? written : await written;
-        }
-      } catch (error) {
-        writeFailed(res, error);
-      }
-      if (logging) {
-        const status = clientGone ? CLIENT_CLOSED_STATUS : res.statusCode;
-        accessLog.write(accessLogLine(req, status, bytes, started));
-      }
+      await writeAndLog(req, res, response, logging, started);
     } finally {
       finished(socket);
     }
     // The request is finished: remove uploaded temporary files and the like.
     if (request.hasCleanups) await request.runCleanups();
+  }
+
+  /**
+   * Write `response` (unless the client went away: logged as 499) and write its access-log
+   * line; a promise only while a streamed body is being written. A failed write answers a
+   * framed 500 when nothing was sent yet (`writeFailed()`).
+   */
+  function writeAndLog(req: IncomingMessage, res: ServerResponse, response: HttpResponse, logging: boolean, started: bigint): void | Promise<void> {
+    const clientGone = req.destroyed && !req.complete;
+    let written: number | Promise<number> = 0;
+    try {
+      if (!clientGone) written = writeResponseNow(req, res, response);
+    } catch (error) {
+      writeFailed(res, error);
+    }
+    if (typeof written === 'number') {
+      if (logging) accessLog.write(accessLogLine(req, clientGone ? CLIENT_CLOSED_STATUS : res.statusCode, written, started));
+      return undefined;
+    }
+    return written.then(
+      (bytes) => {
+        if (logging) accessLog.write(accessLogLine(req, res.statusCode, bytes, started));
+      },
+      (error: unknown) => {
+        writeFailed(res, error);
+        if (logging) accessLog.write(accessLogLine(req, res.statusCode, 0, started));
+      },
+    );
   }
 
   /** Count a request on `socket` as finished. */
