@@ -14,11 +14,10 @@
  * Anything else (and a connection with `typeValidation`) goes through `format()` as before.
  */
 import { DataTypes } from 'sequelize';
+import { fixedOffsetMilliseconds } from './fixedOffset';
 
 /** Builds the bound text of a `Date`, or null when Sequelize must (see the module comment). */
 export type DateBinder = (date: Date) => string | null;
-
-const FIXED_OFFSET = /^([+-])(\d\d):(\d\d)$/;
 
 interface DateTypeInternals {
   _stringify?: unknown;
@@ -42,13 +41,12 @@ function pad3(value: number): string {
  * every value goes through Sequelize (a type or zone this module does not reproduce).
  */
 export function dateBinderFor(type: unknown, timezone: string | undefined): DateBinder | null {
-  if (!(type instanceof DataTypes.DATE) || timezone === undefined) return null;
-  const zone = FIXED_OFFSET.exec(timezone);
-  if (!zone) return null;
+  if (!(type instanceof DataTypes.DATE)) return null;
+  const offsetMs = fixedOffsetMilliseconds(timezone);
+  if (offsetMs === null) return null;
   const internals = type as unknown as DateTypeInternals;
   if (internals._stringify !== MYSQL_STRINGIFY) return null;
   const withMilliseconds = Boolean(internals._length);
-  const offsetMs = (zone[1] === '-' ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3])) * 60_000;
   return (date: Date): string | null => {
     const time = date.getTime();
     if (!Number.isFinite(time)) return null;

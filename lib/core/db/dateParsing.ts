@@ -7,8 +7,8 @@
  * parser truncates them) naming a real date with a four-digit year. Anything else (a zero
  * date, a named zone) is left to Sequelize's parser: `parse()` answers undefined.
  */
+import { fixedOffsetMilliseconds } from './fixedOffset';
 
-const FIXED_OFFSET = /^([+-])(\d\d):(\d\d)$/;
 const DATETIME_TEXT = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
 
 /** Reads DATETIME text; undefined when Sequelize's parser must (see the module comment). */
@@ -16,9 +16,8 @@ export type DateTimeReader = (text: string) => Date | undefined;
 
 /** The reader for a connection in `timezone`, or null when it is a named zone (or none). */
 export function dateTimeReaderFor(timezone: unknown): DateTimeReader | null {
-  const zone = typeof timezone === 'string' ? FIXED_OFFSET.exec(timezone) : null;
-  if (!zone) return null;
-  const offsetMs = (zone[1] === '-' ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3])) * 60_000;
+  const offsetMs = fixedOffsetMilliseconds(timezone);
+  if (offsetMs === null) return null;
   return (text: string): Date | undefined => {
     const parts = DATETIME_TEXT.exec(text);
     if (!parts) return undefined;

@@ -66,8 +66,24 @@ const INITIAL_STATE: QueryState = {
   loadedPaths: null,
 };
 
-/** The loaded-attribute trees of `deferExcept()` path lists, per list. */
-const loadedTrees = new WeakMap<object, DeferredNode>();
+/** What a `deferExcept()` path list means for a model: its loaded-attribute tree and its part of the shape key. */
+interface Narrowing {
+  model: object;
+  tree: DeferredNode;
+  key: string;
+}
+
+/** The narrowing of each `deferExcept()` path list (a per-class list is worked out once). */
+const narrowings = new WeakMap<object, Narrowing>();
+
+function narrowingOf(model: ModelCtor, paths: ReadonlyArray<readonly string[]>): Narrowing {
+  let narrowing = narrowings.get(paths);
+  if (!narrowing || narrowing.model !== model) {
+    narrowing = { model, tree: narrowedRowTree(model, paths), key: JSON.stringify(paths) };
+    narrowings.set(paths, narrowing);
+  }
+  return narrowing;
+}
 
 interface IncludeNode {
   selected: boolean;
@@ -401,8 +417,9 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     const readPaths = this.state.prefetchRelated.length ? null : this.state.readPaths;
     const loadedPaths = this.state.prefetchRelated.length || readPaths ? null : this.state.loadedPaths;
     const narrowedTo = readPaths ?? loadedPaths;
+    const narrowing = loadedPaths ? narrowingOf(this.modelCtor, loadedPaths) : null;
     const rows = runCompiledSelect(this.modelCtor, {
-      key: JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths, loadedPaths]),
+      key: `${JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths])}${narrowing ? `|${narrowing.key}` : ''}`,
       shape: () => (narrowedTo ? plainRowShape(this.modelCtor, this.shapeOptions(), narrowedTo) : this.shapeOptions()),
       reader: readPaths ? () => plainRowReader(this.modelCtor, readPaths) : null,
       where,
@@ -410,11 +427,9 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
       limit: this.state.limit,
       offset: this.state.offset,
     });
-    if (!loadedPaths) return rows;
-    let tree = loadedTrees.get(loadedPaths);
-    if (!tree) loadedTrees.set(loadedPaths, tree = narrowedRowTree(this.modelCtor, loadedPaths));
+    if (!narrowing) return rows;
     return rows.then((instances) => {
-      deferUnloaded(instances, this.modelCtor, tree);
+      deferUnloaded(instances, this.modelCtor, narrowing.tree);
       return instances;
     });
   }

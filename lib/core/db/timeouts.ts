@@ -148,17 +148,13 @@ function bound(connection: DriverConnection, method: 'query' | 'execute'): void 
   const original = connection[method];
   connection[method] = function (this: unknown, ...args: unknown[]): unknown {
     if (isSelfBound(args[0])) return original.apply(this, args);
-    const ms = databaseQueryTimeoutMs();
     const index = args.findIndex((arg) => typeof arg === 'function');
-    if (ms <= 0 || index < 0) return original.apply(this, args);
-    const statement: PendingStatement = { deadline: performance.now() + ms, ms, connection, callback: args[index] as Callback, settled: false };
-    watch(statement);
+    const callback = args[index] as Callback | undefined;
+    const statement = callback ? boundStatement(connection, callback) : null;
+    if (!callback || !statement) return original.apply(this, args);
     args[index] = function (this: unknown, ...results: unknown[]): unknown {
-      if (statement.settled) return undefined;
-      statement.settled = true;
-      pending.delete(statement);
-      if (!results[0]) reportRecovery('database');
-      return statement.callback.apply(this, results);
+      if (!statementAnswered(statement, Boolean(results[0]))) return undefined;
+      return callback.apply(this, results);
     };
     return original.apply(this, args);
   };
