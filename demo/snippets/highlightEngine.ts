@@ -28,7 +28,7 @@ interface MatchData {
 
 /** highlight.js's `MultiRegex`: the rules of a mode as one alternation. */
 interface MultiRegex {
-  regexes: unknown[];
+  regexes: Array<[MatchData, RegExp | string]>;
   matcherRe: RegExp;
   matchIndexes: Record<number, MatchData>;
 }
@@ -185,6 +185,77 @@ function viewOf(mode: CompiledMode): ModeView {
   return view;
 }
 
+/** One rule of a locator: what highlight.js registered for it, and its pattern alone (sticky). */
+interface LocatedRule {
+  readonly data: MatchData;
+  readonly alone: RegExp;
+}
+
+/**
+ * A mode's rules as one alternation in which only each rule's whole match is a group: where
+ * the next match is and which rule made it, as `matcherRe` answers, without filling the
+ * rules' own groups on every search (the Python mode's alternation has some sixty).
+ */
+interface Locator {
+  readonly re: RegExp;
+  readonly rules: LocatedRule[];
+}
+
+/**
+ * highlight.js's tokens of a pattern: a character class, a named group, an opening
+ * parenthesis (capturing when bare), a backreference, any other escape.
+ */
+const PATTERN_TOKEN = /\[(?:[^\\\]]|\\.)*\]|\(\?<(?![=!])[^>]+>|\(\?'[^']+'|\(\??|\\([1-9][0-9]*)|\\./g;
+
+/** `pattern` with its capturing groups made non-capturing; null when it has backreferences or named groups. */
+function withoutGroups(pattern: string): string | null {
+  let out = '';
+  let last = 0;
+  PATTERN_TOKEN.lastIndex = 0;
+  for (let token = PATTERN_TOKEN.exec(pattern); token !== null; token = PATTERN_TOKEN.exec(pattern)) {
+    const text = token[0];
+    if (token[1] !== undefined || text.startsWith('(?<') || text.startsWith("(?'")) return null;
+    if (text === '(') {
+      out += `${pattern.slice(last, token.index)}(?:`;
+      last = token.index + 1;
+    }
+  }
+  return out + pattern.slice(last);
+}
+
+const locators = new WeakMap<MultiRegex, Locator | null>();
+
+/** The locator of `multi`, built once; null when a rule's pattern cannot be rewritten (then `matcherRe` is used). */
+function locatorOf(multi: MultiRegex): Locator | null {
+  let locator = locators.get(multi);
+  if (locator !== undefined) return locator;
+  locator = null;
+  const flags = multi.matcherRe.flags;
+  const sources: string[] = [];
+  for (const [, pattern] of multi.regexes) {
+    const rewritten = withoutGroups(typeof pattern === 'string' ? pattern : pattern.source);
+    if (rewritten === null) break;
+    sources.push(`(${rewritten})`);
+  }
+  if (sources.length === multi.regexes.length) {
+    try {
+      const re = new RegExp(sources.join('|'), flags);
+      // One group per rule, no more: the rewriting understood every pattern.
+      if (new RegExp(`${re.source}|`, flags.replace(/[gy]/g, '')).exec('')?.length === sources.length + 1) {
+        const alone = flags.replace(/[gy]/g, '') + 'y';
+        locator = {
+          re,
+          rules: multi.regexes.map(([data, pattern]) => ({ data, alone: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, alone) })),
+        };
+      }
+    } catch {
+      locator = null;
+    }
+  }
+  locators.set(multi, locator);
+  return locator;
+}
+
 /** One highlighting of one text: highlight.js's `_highlight()` locals as fields. */
 class Highlighting {
   private readonly emitter = new HtmlEmitter(EMITTER_OPTIONS);
@@ -202,6 +273,8 @@ class Highlighting {
   private match: RegExpExecArray = null as unknown as RegExpExecArray;
   private group = 0;
   private data: MatchData = null as unknown as MatchData;
+  /** The locator rule the current match was found with, until its own groups are read; else null. */
+  private rule: LocatedRule | null = null;
   /** Whether the current match was already turned into highlight.js's form (for a callback). */
   private tagged = false;
   private lastType: string | undefined = undefined;
@@ -246,10 +319,16 @@ class Highlighting {
     return found;
   }
 
-  /** `MultiRegex#exec()`: the first rule matching from `lastIndex`, without tagging the match. */
+  /**
+   * `MultiRegex#exec()`: the first rule matching from `lastIndex`, without tagging the match.
+   * The search runs on the mode's locator (`locatorOf()`) when it has one: the match array then
+   * holds each rule's whole match only, and a rule's own groups are read when something asks
+   * for them (`withGroups()`).
+   */
   private execMulti(multi: MultiRegex, lastIndex: number): boolean {
     if (multi.regexes.length === 0) return false;
-    const re = multi.matcherRe;
+    const locator = locatorOf(multi);
+    const re = locator === null ? multi.matcherRe : locator.re;
     re.lastIndex = lastIndex;
     const match = re.exec(this.code);
     if (match === null) return false;
@@ -258,14 +337,39 @@ class Highlighting {
     if (group === match.length) throw new Error('no rule matched');
     this.match = match;
     this.group = group;
-    this.data = multi.matchIndexes[group];
+    if (locator === null) {
+      this.data = multi.matchIndexes[group];
+      this.rule = null;
+    } else {
+      const rule = locator.rules[group - 1];
+      this.data = rule.data;
+      this.rule = rule;
+    }
     this.tagged = false;
     return true;
+  }
+
+  /**
+   * The current match with the matched rule's own groups, from its group on (as `match` and
+   * `group` are read by `taggedMatch()` and `emitMultiClass()`): a match found by a locator
+   * is matched again by the rule alone, at the same place.
+   */
+  private withGroups(): void {
+    const rule = this.rule;
+    if (rule === null) return;
+    const whole = this.match[0];
+    rule.alone.lastIndex = this.match.index;
+    const match = rule.alone.exec(this.code);
+    if (match === null || match[0] !== whole) throw new Error('a rule matched differently alone');
+    this.match = match;
+    this.group = 0;
+    this.rule = null;
   }
 
   /** The current match as highlight.js hands it to callbacks: from the rule's group on, tagged. */
   private taggedMatch(): RegExpExecArray {
     if (!this.tagged) {
+      this.withGroups();
       this.match.splice(0, this.group);
       Object.assign(this.match, this.data);
       this.group = 0;
@@ -403,6 +507,7 @@ class Highlighting {
 
   /** A scope per group of the current match (`beginScope`/`endScope` given per group). */
   private emitMultiClass(scope: CompiledScope): void {
+    this.withGroups();
     const match = this.match;
     const offset = this.group;
     const max = match.length - offset - 1;
