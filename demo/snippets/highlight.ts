@@ -50,26 +50,22 @@ export function highlightCode(options: HighlightOptions): string {
     + '</tr></table>';
 }
 
+/** The document from `</title>` to `<body>`, per style: its layout and theme CSS. */
+const headTails = new Map<string, string>();
+
+function headTail(style: string): string {
+  let tail = headTails.get(style);
+  if (tail === undefined) {
+    tail = ['</title>', '  <style>', LAYOUT_CSS, themeCss(style), '  </style>', '</head>', '<body>', ''].join('\n');
+    // Bounded: a style outside the choices (set by code) is rendered each time past this many.
+    if (headTails.size < 64) headTails.set(style, tail);
+  }
+  return tail;
+}
+
 /** The whole HTML document stored as `Snippet.highlighted`. */
 export function highlightDocument(options: HighlightOptions): string {
   const title = options.title ? escapeHtml(options.title) : '';
-  return [
-    '<!DOCTYPE html>',
-    '<html>',
-    '<head>',
-    '  <meta charset="utf-8">',
-    `  <title>${title}</title>`,
-    '  <style>',
-    LAYOUT_CSS,
-    themeCss(options.style),
-    '  </style>',
-    '</head>',
-    '<body>',
-    ...(title ? [`<h2>${title}</h2>`] : []),
-    '',
-    highlightCode(options),
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return '<!DOCTYPE html>\n<html>\n<head>\n  <meta charset="utf-8">\n  <title>' + title + headTail(options.style)
+    + (title ? `<h2>${title}</h2>\n` : '') + '\n' + highlightCode(options) + '\n</body>\n</html>\n';
 }
