@@ -540,28 +540,23 @@ class Highlighting {
       return;
     }
     const pattern = top.keywordPattern;
-    let lastIndex = 0;
+    // The text between keywords is a stretch of the buffer, written when a keyword ends it
+    // (the emitter escapes text piece by piece: writing it in one piece or several is the same).
+    let textStart = 0;
     pattern.lastIndex = 0;
     let match = pattern.exec(buffer);
-    let text = '';
     while (match) {
-      text += buffer.substring(lastIndex, match.index);
       const word = this.caseInsensitive ? match[0].toLowerCase() : match[0];
       const data = keywords.get(word);
-      if (data) {
-        const [kind] = data;
-        this.emitter.addText(text);
-        text = '';
-        if (kind.startsWith('_')) text += match[0];
-        else this.emitKeyword(match[0], this.aliases[kind] || kind);
-      } else {
-        text += match[0];
+      if (data && !data[0].startsWith('_')) {
+        const kind = data[0];
+        this.emitter.addText(buffer.substring(textStart, match.index));
+        this.emitKeyword(match[0], this.aliases[kind] || kind);
+        textStart = pattern.lastIndex;
       }
-      lastIndex = pattern.lastIndex;
       match = pattern.exec(buffer);
     }
-    text += buffer.substring(lastIndex);
-    this.emitter.addText(text);
+    this.emitter.addText(buffer.substring(textStart));
   }
 }
 
