@@ -138,6 +138,8 @@ class ModeView {
   readonly endsWithParent: boolean;
   readonly beforeBegin: ModeCallback | null;
   private startsView: ModeView | null | undefined = undefined;
+  /** `matcher.getMatcher(index)` and its locator, by index, as first asked for. */
+  private readonly searches: Array<MatcherSearch | undefined> = [];
 
   constructor(readonly mode: CompiledMode) {
     this.matcher = mode.matcher;
@@ -165,6 +167,20 @@ class ModeView {
     return this.startsView;
   }
 
+  /**
+   * highlight.js's `getMatcher(index)` (the rules from `index` on; compiled on first use, as
+   * highlight.js compiles it) with its locator, looked up once per index.
+   */
+  searchAt(index: number): MatcherSearch {
+    let search = this.searches[index];
+    if (search === undefined) {
+      const multi = this.matcher.getMatcher(index);
+      search = { multi, locator: multi.regexes.length === 0 ? null : buildLocator(multi) };
+      this.searches[index] = search;
+    }
+    return search;
+  }
+
   /** highlight.js's `startsWith(endRe, text)`: the mode's end matches `text` at index 0. */
   endsAt(text: string): boolean {
     const end = this.end;
@@ -189,6 +205,14 @@ function viewOf(mode: CompiledMode): ModeView {
 interface LocatedRule {
   readonly data: MatchData;
   readonly alone: RegExp;
+  /** The view of the mode a `begin` rule starts, once looked up. */
+  view: ModeView | null;
+}
+
+/** A matcher of a mode (`getMatcher(index)`) and its locator (null: search with `matcherRe`). */
+interface MatcherSearch {
+  readonly multi: MultiRegex;
+  readonly locator: Locator | null;
 }
 
 /**
@@ -223,13 +247,12 @@ function withoutGroups(pattern: string): string | null {
   return out + pattern.slice(last);
 }
 
-const locators = new WeakMap<MultiRegex, Locator | null>();
-
-/** The locator of `multi`, built once; null when a rule's pattern cannot be rewritten (then `matcherRe` is used). */
-function locatorOf(multi: MultiRegex): Locator | null {
-  let locator = locators.get(multi);
-  if (locator !== undefined) return locator;
-  locator = null;
+/**
+ * The locator of `multi` (built once per matcher, by `ModeView.searchAt()`); null when a rule's
+ * pattern cannot be rewritten: then `matcherRe` is used.
+ */
+function buildLocator(multi: MultiRegex): Locator | null {
+  let locator: Locator | null = null;
   const flags = multi.matcherRe.flags;
   const sources: string[] = [];
   for (const [, pattern] of multi.regexes) {
@@ -245,14 +268,13 @@ function locatorOf(multi: MultiRegex): Locator | null {
         const alone = flags.replace(/[gy]/g, '') + 'y';
         locator = {
           re,
-          rules: multi.regexes.map(([data, pattern]) => ({ data, alone: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, alone) })),
+          rules: multi.regexes.map(([data, pattern]) => ({ data, alone: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, alone), view: null })),
         };
       }
     } catch {
       locator = null;
     }
   }
-  locators.set(multi, locator);
   return locator;
 }
 
@@ -275,6 +297,8 @@ class Highlighting {
   private data: MatchData = null as unknown as MatchData;
   /** The locator rule the current match was found with, until its own groups are read; else null. */
   private rule: LocatedRule | null = null;
+  /** The locator rule of the current match (kept once its groups are read); else null. */
+  private located: LocatedRule | null = null;
   /** Whether the current match was already turned into highlight.js's form (for a callback). */
   private tagged = false;
   private lastType: string | undefined = undefined;
@@ -307,10 +331,11 @@ class Highlighting {
 
   /** `ResumableMultiRegex#exec()` of the top mode at `lastIndex`. */
   private exec(lastIndex: number): boolean {
-    const matcher = this.top.matcher;
-    let found = this.execMulti(matcher.getMatcher(this.regexIndex), lastIndex);
+    const top = this.top;
+    const matcher = top.matcher;
+    let found = this.execMulti(top.searchAt(this.regexIndex), lastIndex);
     if (this.regexIndex !== 0 && !(found && this.match.index === lastIndex)) {
-      found = this.execMulti(matcher.getMatcher(0), lastIndex + 1);
+      found = this.execMulti(top.searchAt(0), lastIndex + 1);
     }
     if (found) {
       this.regexIndex += this.data.position + 1;
@@ -321,13 +346,14 @@ class Highlighting {
 
   /**
    * `MultiRegex#exec()`: the first rule matching from `lastIndex`, without tagging the match.
-   * The search runs on the mode's locator (`locatorOf()`) when it has one: the match array then
+   * The search runs on the matcher's locator (`buildLocator()`) when it has one: the match array then
    * holds each rule's whole match only, and a rule's own groups are read when something asks
    * for them (`withGroups()`).
    */
-  private execMulti(multi: MultiRegex, lastIndex: number): boolean {
+  private execMulti(search: MatcherSearch, lastIndex: number): boolean {
+    const multi = search.multi;
     if (multi.regexes.length === 0) return false;
-    const locator = locatorOf(multi);
+    const locator = search.locator;
     const re = locator === null ? multi.matcherRe : locator.re;
     re.lastIndex = lastIndex;
     const match = re.exec(this.code);
@@ -340,10 +366,12 @@ class Highlighting {
     if (locator === null) {
       this.data = multi.matchIndexes[group];
       this.rule = null;
+      this.located = null;
     } else {
       const rule = locator.rules[group - 1];
       this.data = rule.data;
       this.rule = rule;
+      this.located = rule;
     }
     this.tagged = false;
     return true;
@@ -411,7 +439,10 @@ class Highlighting {
     const rule = this.data.rule as CompiledMode;
     // highlight.js makes a Response for every begin, which gives the mode its `data`.
     if (rule.data === undefined) rule.data = {};
-    const newMode = viewOf(rule);
+    const located = this.located;
+    let newMode: ModeView;
+    if (located === null) newMode = viewOf(rule);
+    else newMode = located.view ?? (located.view = viewOf(rule));
     const before = newMode.beforeBegin;
     if (before !== null) {
       const response = new Response(rule);
