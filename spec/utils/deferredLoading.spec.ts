@@ -6,8 +6,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callView, jsonOnlyApiSettings, useSettings } from '../helpers';
-import { captureDataQueries, useTestDatabase } from '../../lib/core/db/testing';
+import { callView } from '../helpers';
+import { captureDataQueries } from '../../lib/core/db/testing';
 import { RetrieveAPIView } from '../../lib/generics';
 import { ModelSerializer, meta } from '../../lib/serializers';
 import { ReadOnlyField, SerializerMethodField } from '../../lib/fields';
@@ -15,21 +15,11 @@ import { BasePermission } from '../../lib/permissions';
 import type { Request } from '../../lib/request';
 import type { APIView } from '../../lib/views';
 import { DeferredAttributeError } from '../../lib/core/db/deferredAttributes';
-import { GNote, GOwner } from '../models/generics/models';
+import { GNote } from '../models/generics/models';
+import { useOwnedNotes } from '../models/generics/ownedNotes';
 
 const test = suite('utils/deferredLoading');
-useTestDatabase(test, { models: [GOwner, GNote] });
-useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
-
-let noteId = 0;
-let orphanId = 0;
-test.before.each(async () => {
-  await GNote.objects.all().delete();
-  await GOwner.objects.all().delete();
-  const owner = await GOwner.objects.create({ username: 'ann', password: 'secret' });
-  noteId = (await GNote.objects.create({ title: 'owned', rank: 2, language: 'js', owner_id: owner.id })).id;
-  orphanId = (await GNote.objects.create({ title: 'orphan', rank: 3, owner_id: null })).id;
-});
+const notes = useOwnedNotes(test, { language: 'js' });
 
 class DottedSerializer extends ModelSerializer<GNote> {
   static fields = { owner: new ReadOnlyField({ source: 'owner.username' }) };
@@ -77,7 +67,7 @@ function selectedColumns(sql: string): string[] {
 
 test('retrieve :: a serializer of plain columns: only its columns (and keys) are selected, same answer', async () => {
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer });
-  for (const pk of [noteId, orphanId]) {
+  for (const pk of [notes.noteId, notes.orphanId]) {
     const { body, queries } = await retrieve(view, pk);
     assert.equal(body, await generalData(ColumnsSerializer, pk));
     assert.is(queries.length, 1, queries.join('\n'));
@@ -87,7 +77,7 @@ test('retrieve :: a serializer of plain columns: only its columns (and keys) are
 
 test('retrieve :: a dotted source joins the relation for its column only (no password)', async () => {
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: DottedSerializer });
-  for (const pk of [noteId, orphanId]) {
+  for (const pk of [notes.noteId, notes.orphanId]) {
     const { body, queries } = await retrieve(view, pk);
     assert.equal(body, await generalData(DottedSerializer, pk));
     assert.is(queries.length, 1, queries.join('\n'));
@@ -97,8 +87,8 @@ test('retrieve :: a dotted source joins the relation for its column only (no pas
 
 test('retrieve :: a method field reads the whole instance: every column is selected', async () => {
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: MethodSerializer });
-  const { body, queries } = await retrieve(view, noteId);
-  assert.equal(body, { id: noteId, shout: 'OWNED' });
+  const { body, queries } = await retrieve(view, notes.noteId);
+  assert.equal(body, { id: notes.noteId, shout: 'OWNED' });
   assert.ok(selectedColumns(queries[0]).includes('language'), queries[0]);
 });
 
@@ -108,8 +98,8 @@ test('retrieve :: deferredLoadingAllowed() false selects every column', async ()
       return false;
     }
   }
-  const { body, queries } = await retrieve(Whole.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer }), noteId);
-  assert.equal(body, await generalData(ColumnsSerializer, noteId));
+  const { body, queries } = await retrieve(Whole.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer }), notes.noteId);
+  assert.equal(body, await generalData(ColumnsSerializer, notes.noteId));
   assert.ok(selectedColumns(queries[0]).includes('language'), queries[0]);
 });
 
@@ -122,7 +112,7 @@ test('retrieve :: object permissions that read only what was loaded decide on th
     }
   }
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: DottedSerializer, permissionClasses: [OwnerCheck] });
-  const { queries } = await retrieve(view, noteId);
+  const { queries } = await retrieve(view, notes.noteId);
   assert.is(queries.length, 1, queries.join('\n'));
   assert.is(seen[0], 'ann');
   assert.is(typeof seen[1], 'number');
@@ -137,13 +127,13 @@ test('retrieve :: a permission reading an attribute that was not loaded decides 
     }
   }
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer, permissionClasses: [LanguageCheck] });
-  const allowed = await retrieve(view, noteId);
-  assert.equal(allowed.body, await generalData(ColumnsSerializer, noteId));
+  const allowed = await retrieve(view, notes.noteId);
+  assert.equal(allowed.body, await generalData(ColumnsSerializer, notes.noteId));
   assert.is(allowed.queries.length, 2, allowed.queries.join('\n'));
   assert.ok(selectedColumns(allowed.queries[1]).includes('language'), allowed.queries[1]);
   assert.equal(seen, ['js']);
   // The orphan's language is python: denied on the real value.
-  const denied = await retrieve(view, orphanId, 403);
+  const denied = await retrieve(view, notes.orphanId, 403);
   assert.is(denied.queries.length, 2);
   assert.equal(seen, ['js', 'python']);
 });
@@ -159,8 +149,8 @@ test('retrieve :: a permission that swallows the deferred read still decides on 
     }
   }
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer, permissionClasses: [Careless] });
-  const { body, queries } = await retrieve(view, noteId);
-  assert.equal(body, await generalData(ColumnsSerializer, noteId));
+  const { body, queries } = await retrieve(view, notes.noteId);
+  assert.equal(body, await generalData(ColumnsSerializer, notes.noteId));
   assert.is(queries.length, 2, queries.join('\n'));
 });
 
@@ -173,12 +163,12 @@ test('retrieve :: a getObject() called again on the view (after retrieve) loads 
       return response;
     }
   }
-  await retrieve(Twice.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer }), noteId);
+  await retrieve(Twice.asView({ queryset: GNote.objects.all(), serializerClass: ColumnsSerializer }), notes.noteId);
   assert.is((again as GNote | null)?.language, 'js');
 });
 
 test('deferExcept :: deferred attributes throw a DeferredAttributeError naming them; loaded ones and raw set() work', async () => {
-  const note = await GNote.objects.deferExcept([['title'], ['owner', 'username']]).selectRelated('owner').get({ pk: noteId });
+  const note = await GNote.objects.deferExcept([['title'], ['owner', 'username']]).selectRelated('owner').get({ pk: notes.noteId });
   assert.is(note.title, 'owned');
   assert.is(note.owner?.username, 'ann');
   assert.is(typeof note.owner_id, 'number');

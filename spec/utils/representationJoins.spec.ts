@@ -6,8 +6,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callView, jsonOnlyApiSettings, useSettings } from '../helpers';
-import { captureDataQueries, useTestDatabase } from '../../lib/core/db/testing';
+import { callView } from '../helpers';
+import { captureDataQueries } from '../../lib/core/db/testing';
 import type { Model } from 'sequelize-typescript';
 import { RetrieveAPIView, RetrieveUpdateAPIView } from '../../lib/generics';
 import { ModelViewSet } from '../../lib/viewsets';
@@ -19,20 +19,10 @@ import type { Request } from '../../lib/request';
 import type { APIView } from '../../lib/views';
 import { joinRepresentationRelations, representationJoins } from '../../lib/utils/representationJoins';
 import { GNote, GOwner } from '../models/generics/models';
+import { useOwnedNotes } from '../models/generics/ownedNotes';
 
 const test = suite('utils/representationJoins');
-useTestDatabase(test, { models: [GOwner, GNote] });
-useSettings(test, () => ({ API_FRAMEWORK: jsonOnlyApiSettings() }));
-
-let noteId = 0;
-let orphanId = 0;
-test.before.each(async () => {
-  await GNote.objects.all().delete();
-  await GOwner.objects.all().delete();
-  const owner = await GOwner.objects.create({ username: 'ann', password: 'secret' });
-  noteId = (await GNote.objects.create({ title: 'owned', rank: 2, owner_id: owner.id })).id;
-  orphanId = (await GNote.objects.create({ title: 'orphan', rank: 3, owner_id: null })).id;
-});
+const notes = useOwnedNotes(test);
 
 class OwnerSerializer extends ModelSerializer<GOwner> {
   static Meta = meta({ model: GOwner, fields: ['id', 'username'] });
@@ -96,7 +86,7 @@ const cases: Array<{ name: string; serializer: typeof DottedSerializer | typeof 
 for (const row of cases) {
   test(`retrieve :: ${row.name}: one statement, joins ${JSON.stringify(row.joins)}, the general path's answer`, async () => {
     const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: row.serializer });
-    for (const pk of [noteId, orphanId]) {
+    for (const pk of [notes.noteId, notes.orphanId]) {
       const { body, queries } = await retrieve(view, pk);
       assert.equal(body, await generalData(row.serializer, pk), `${row.name} pk ${pk}`);
       assert.is(queries.length, 1, `${row.name} pk ${pk}: ${queries.join('\n')}`);
@@ -107,12 +97,12 @@ for (const row of cases) {
 
 test('retrieve :: a view set retrieve joins; update and destroy look the object up without joins', async () => {
   const view = ModelViewSet.asView({ get: 'retrieve', put: 'update', delete: 'destroy' }, { queryset: GNote.objects.all(), serializerClass: DottedSerializer });
-  const { body, queries } = await retrieve(view, noteId);
+  const { body, queries } = await retrieve(view, notes.noteId);
   assert.is(queries.length, 1, queries.join('\n'));
   assert.is((body as { owner: string }).owner, 'ann');
   let updated = '';
   const updateQueries = await captureDataQueries(async () => {
-    const response = await callView(view, { url: `/notes/${noteId}/`, method: 'PUT', body: JSON.stringify({ title: 'renamed' }), headers: { 'content-type': 'application/json' } }, { pk: String(noteId) });
+    const response = await callView(view, { url: `/notes/${notes.noteId}/`, method: 'PUT', body: JSON.stringify({ title: 'renamed' }), headers: { 'content-type': 'application/json' } }, { pk: String(notes.noteId) });
     updated = String(response.content);
     assert.is(response.status, 200, updated);
   });
@@ -126,15 +116,15 @@ test('retrieve :: a getObject() override is used as it is (the serializer loads 
       return GNote.objects.get({ pk: Number(this.kwargs.pk) });
     }
   }
-  const { body, queries } = await retrieve(Custom.asView({ queryset: GNote.objects.all(), serializerClass: DottedSerializer }), noteId);
-  assert.equal(body, await generalData(DottedSerializer, noteId));
+  const { body, queries } = await retrieve(Custom.asView({ queryset: GNote.objects.all(), serializerClass: DottedSerializer }), notes.noteId);
+  assert.equal(body, await generalData(DottedSerializer, notes.noteId));
   assert.is(queries.length, 2, queries.join('\n'));
 });
 
 test('retrieve :: a queryset that already selects the relation is not joined twice', async () => {
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.selectRelated('owner'), serializerClass: DottedSerializer });
-  const { body, queries } = await retrieve(view, noteId);
-  assert.equal(body, await generalData(DottedSerializer, noteId));
+  const { body, queries } = await retrieve(view, notes.noteId);
+  assert.equal(body, await generalData(DottedSerializer, notes.noteId));
   assert.is(queries.length, 1);
   assert.is(queries[0].match(/JOIN/g)?.length, 1, queries[0]);
 });
@@ -148,8 +138,8 @@ test('retrieve :: the object permission sees the joined object, and 404s stay 40
     }
   }
   const view = RetrieveAPIView.asView({ queryset: GNote.objects.all(), serializerClass: DottedSerializer, permissionClasses: [Records] });
-  await retrieve(view, noteId);
-  await retrieve(view, orphanId);
+  await retrieve(view, notes.noteId);
+  await retrieve(view, notes.orphanId);
   assert.equal(seen, ['ann', null]);
   const missing = await callView(view, { url: '/notes/0/' }, { pk: '0' });
   assert.is(missing.status, 404);
@@ -201,8 +191,8 @@ function instanceState(instance: Model): Record<string, unknown> {
 }
 
 test('instances :: a joined owner equals a separately loaded one, and saves', async () => {
-  const joined = await GNote.objects.selectRelated('owner').get({ pk: noteId });
-  const alone = await GNote.objects.get({ pk: noteId });
+  const joined = await GNote.objects.selectRelated('owner').get({ pk: notes.noteId });
+  const alone = await GNote.objects.get({ pk: notes.noteId });
   const owner = await GOwner.objects.get({ pk: alone.owner_id! });
   assert.ok(joined.owner instanceof GOwner);
   assert.equal(instanceState(joined.owner!), instanceState(owner));
@@ -215,7 +205,7 @@ test('instances :: a joined owner equals a separately loaded one, and saves', as
   assert.is((await GOwner.objects.get({ pk: owner.id })).username, 'bea');
   joined.title = 'saved';
   await joined.save();
-  assert.is((await GNote.objects.get({ pk: noteId })).title, 'saved');
+  assert.is((await GNote.objects.get({ pk: notes.noteId })).title, 'saved');
 });
 
 test.run();
