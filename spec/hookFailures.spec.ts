@@ -1,6 +1,7 @@
 /**
- * `spec/hookFailures.ts`: a suite whose `before()` hook throws fails the run with its name and
- * the error (uvu alone would exit 0 and print nothing); a run without such a suite still exits 0.
+ * `reportHookFailures()` (lib/core/testHookFailures.ts, installed by spec/setup.ts): a suite
+ * whose `before()` hook throws fails the run with its name and the error (uvu alone would exit
+ * 0 and print nothing); a run without such a suite still exits 0.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { setupSettings } from '../lib/core/conf';
 import { allowTestClientHost } from '../lib/core/http/hosts';
-import { reportHookFailures } from './hookFailures';
+import { reportHookFailures } from '../lib/core/testHookFailures';
 
 process.env.API_FRAMEWORK_QUIET = '1';
 setupSettings(process.env.SETTINGS_MODULE || 'spec/settings');
@@ -13,4 +13,5 @@ setupSettings(process.env.SETTINGS_MODULE || 'spec/settings');
 // spec file that does not load the test tools runs alone).
 allowTestClientHost();
 // A suite whose before() hook throws fails the run (uvu 0.5 would drop the error).
-reportHookFailures();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+reportHookFailures(require('uvu') as object);

@@ -144,4 +144,21 @@ test('test :: runs the specs with the project settings; failures exit 1', async 
   }
 });
 
+test('test :: a suite whose before() throws fails the run and names the error', async () => {
+  const file = path.join(__dirname, 'fixtures', 'testRunner', 'failingBefore.testcase.ts');
+  const saved = process.env.SETTINGS_MODULE;
+  process.env.SETTINGS_MODULE = 'spec/core/fixtures/settings';
+  try {
+    const result = await callCommand('test', [file]);
+    assert.is(result.exitCode, 1, result.stderr);
+    assert.match(result.stderr, '[before() failed] suite "(default test suite)": its tests did not run.');
+    assert.match(result.stderr, 'the fixture could not be set up');
+    assert.not.match(`${result.stdout}${result.stderr}`, 'a test ran although before() failed');
+    assert.match(result.stderr, /CommandError: Some tests failed\.\n$/);
+  } finally {
+    if (saved === undefined) delete process.env.SETTINGS_MODULE;
+    else process.env.SETTINGS_MODULE = saved;
+  }
+});
+
 test.run();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SOURCE_ROOT } from '../conf';
 import { BaseCommand, CommandError, CommandParser, type CommandOptions } from '../management';
 import { childExecArgv } from '../childProcess';
+import { uvuMainModule } from '../uvuModule';
 
 /** The uvu arguments (folder, pattern) for a label, relative to the project's source folder. */
 export function uvuTarget(label: string | null, root: string = SOURCE_ROOT): { dir: string; pattern: string } {
@@ -26,15 +27,10 @@ export function uvuTarget(label: string | null, root: string = SOURCE_ROOT): { d
 
 /** uvu's command-line script: the project's uvu, else the framework's. */
 function uvuBin(): string {
-  for (const paths of [[SOURCE_ROOT, path.dirname(SOURCE_ROOT)], undefined]) {
-    try {
-      // The package exports no bin.js; it sits beside dist/ (the main module's folder).
-      const bin = path.join(path.dirname(require.resolve('uvu', paths ? { paths } : undefined)), '..', 'bin.js');
-      if (fs.existsSync(bin)) return bin;
-    } catch {
-      // try the next place
-    }
-  }
+  const main = uvuMainModule();
+  // The package exports no bin.js; it sits beside dist/ (the main module's folder).
+  const bin = main === null ? null : path.join(path.dirname(main), '..', 'bin.js');
+  if (bin !== null && fs.existsSync(bin)) return bin;
   throw new CommandError('The test runner is uvu: install it in the project (npm install --save-dev uvu).');
 }
 
