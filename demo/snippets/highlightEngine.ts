@@ -247,35 +247,33 @@ function withoutGroups(pattern: string): string | null {
   return out + pattern.slice(last);
 }
 
+function patternSource(pattern: RegExp | string): string {
+  return typeof pattern === 'string' ? pattern : pattern.source;
+}
+
 /**
  * The locator of `multi` (built once per matcher, by `ModeView.searchAt()`); null when a rule's
  * pattern cannot be rewritten: then `matcherRe` is used.
  */
 function buildLocator(multi: MultiRegex): Locator | null {
-  let locator: Locator | null = null;
-  const flags = multi.matcherRe.flags;
   const sources: string[] = [];
   for (const [, pattern] of multi.regexes) {
-    const rewritten = withoutGroups(typeof pattern === 'string' ? pattern : pattern.source);
-    if (rewritten === null) break;
+    const rewritten = withoutGroups(patternSource(pattern));
+    if (rewritten === null) return null;
     sources.push(`(${rewritten})`);
   }
-  if (sources.length === multi.regexes.length) {
-    try {
-      const re = new RegExp(sources.join('|'), flags);
-      // One group per rule, no more: the rewriting understood every pattern.
-      if (new RegExp(`${re.source}|`, flags.replace(/[gy]/g, '')).exec('')?.length === sources.length + 1) {
-        const alone = flags.replace(/[gy]/g, '') + 'y';
-        locator = {
-          re,
-          rules: multi.regexes.map(([data, pattern]) => ({ data, alone: new RegExp(typeof pattern === 'string' ? pattern : pattern.source, alone), view: null })),
-        };
-      }
-    } catch {
-      locator = null;
-    }
+  const flags = multi.matcherRe.flags;
+  const plainFlags = flags.replace(/[gy]/g, '');
+  let re: RegExp;
+  try {
+    re = new RegExp(sources.join('|'), flags);
+  } catch {
+    return null;
   }
-  return locator;
+  // One group per rule, no more: the rewriting understood every pattern.
+  if (new RegExp(`${re.source}|`, plainFlags).exec('')?.length !== sources.length + 1) return null;
+  const rules = multi.regexes.map(([data, pattern]) => ({ data, alone: new RegExp(patternSource(pattern), `${plainFlags}y`), view: null }));
+  return { re, rules };
 }
 
 /** One highlighting of one text: highlight.js's `_highlight()` locals as fields. */
@@ -295,9 +293,10 @@ class Highlighting {
   private match: RegExpExecArray = null as unknown as RegExpExecArray;
   private group = 0;
   private data: MatchData = null as unknown as MatchData;
-  /** The locator rule the current match was found with, until its own groups are read; else null. */
-  private rule: LocatedRule | null = null;
-  /** The locator rule of the current match (kept once its groups are read); else null. */
+  /**
+   * The locator rule the current match was found with, else null. While `group` is not 0, the
+   * match holds the locator's groups, not the rule's own (`withGroups()`).
+   */
   private located: LocatedRule | null = null;
   /** Whether the current match was already turned into highlight.js's form (for a callback). */
   private tagged = false;
@@ -365,13 +364,10 @@ class Highlighting {
     this.group = group;
     if (locator === null) {
       this.data = multi.matchIndexes[group];
-      this.rule = null;
       this.located = null;
     } else {
-      const rule = locator.rules[group - 1];
-      this.data = rule.data;
-      this.rule = rule;
-      this.located = rule;
+      this.located = locator.rules[group - 1];
+      this.data = this.located.data;
     }
     this.tagged = false;
     return true;
@@ -383,15 +379,14 @@ class Highlighting {
    * is matched again by the rule alone, at the same place.
    */
   private withGroups(): void {
-    const rule = this.rule;
-    if (rule === null) return;
+    const rule = this.located;
+    if (rule === null || this.group === 0) return;
     const whole = this.match[0];
     rule.alone.lastIndex = this.match.index;
     const match = rule.alone.exec(this.code);
     if (match === null || match[0] !== whole) throw new Error('a rule matched differently alone');
     this.match = match;
     this.group = 0;
-    this.rule = null;
   }
 
   /** The current match as highlight.js hands it to callbacks: from the rule's group on, tagged. */
