@@ -23,7 +23,7 @@ import type { BasePagination, Paginatable } from './pagination';
 import type { Request } from './request';
 import type { Response } from './response';
 import { apiSettings } from './settings';
-import { APIView, declareViewAttributes } from './views';
+import { APIView, declareViewAttributes, objectPermissionsChecking } from './views';
 import { representationColumns, representationJoins } from './utils/representationJoins';
 import { deferredReadCount } from './core/db/deferredAttributes';
 import './checks';
@@ -95,16 +95,50 @@ function isFilterBackend(value: object): value is GenericFilterBackend {
  * Fetch the object matching `lookups` or raise `NotFound`; a lookup value of the wrong type
  * (`/snippets/abc/` for an integer pk) is a 404 too, not a 500.
  */
-export async function getObjectOr404<M>(queryset: GenericQuerySet<M>, lookups: Lookups): Promise<M> {
+export function getObjectOr404<M>(queryset: GenericQuerySet<M>, lookups: Lookups): Promise<M> {
+  // Not `async`: the lookup's promise and one reaction for its errors.
   try {
-    return await queryset.get(lookups);
+    return queryset.get(lookups).then(undefined, notFoundFor);
   } catch (error) {
-    if (error instanceof ObjectDoesNotExist || error instanceof ValueError || error instanceof TypeError) {
-      throw new NotFound();
-    }
-    if (error instanceof Error && error.name === 'ValidationError') throw new NotFound();
-    throw error;
+    return notFoundFor(error);
   }
+}
+
+/** A failed lookup as `getObjectOr404()` reports it: a missing object or a malformed value is `NotFound`. */
+function notFoundFor(error: unknown): never {
+  if (error instanceof ObjectDoesNotExist || error instanceof ValueError || error instanceof TypeError) {
+    throw new NotFound();
+  }
+  if (error instanceof Error && error.name === 'ValidationError') throw new NotFound();
+  throw error;
+}
+
+/**
+ * `queryset` through `backends` from `from` on (what `filterQueryset()` does): at once while
+ * every backend answers at once, else a promise.
+ */
+function filterThroughBackends<M extends Model>(view: GenericAPIView<M>, queryset: QuerySet<M>, backends: readonly GenericFilterBackendClass[], from: number): QuerySet<M> | Promise<QuerySet<M>> {
+  let result = queryset;
+  for (let index = from; index < backends.length; index++) {
+    const backendClass = backends[index];
+    const backend = new backendClass();
+    if (!isFilterBackend(backend)) {
+      throw new TypeError(`${backendClass.name} is not a filter backend: it has no filterQueryset() method.`);
+    }
+    const answer: QuerySet<M> | Promise<QuerySet<M>> = backend.filterQueryset(view.request, result, view);
+    if (answer instanceof QuerySet) result = answer;
+    else return Promise.resolve(answer).then((filtered) => filterThroughBackends(view, filtered, backends, index + 1));
+  }
+  return result;
+}
+
+/**
+ * `view.filterQueryset(queryset)`, without a promise while it is the library's and every
+ * backend answers at once (the generic views' own lookups and lists call this).
+ */
+export function filteredQueryset<M extends Model>(view: GenericAPIView<M>, queryset: QuerySet<M>): QuerySet<M> | Promise<QuerySet<M>> {
+  if (view.filterQueryset !== GenericAPIView.prototype.filterQueryset) return view.filterQueryset(queryset);
+  return filterThroughBackends(view, queryset, view.getFilterBackends(), 0);
 }
 
 /** A single argument of `getSerializer()` is its options when it is a plain object, else the instance. */
@@ -169,7 +203,8 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
    * again (lib/core/db/deferredAttributes.ts).
    */
   async getObject(): Promise<M> {
-    let queryset = await this.filterQueryset(this.getQueryset());
+    const filtered = filteredQueryset(this, this.getQueryset());
+    let queryset = filtered instanceof Promise ? await filtered : filtered;
     let whole: QuerySet<M> | null = null;
     if (queryset instanceof QuerySet) {
       const joins = representationJoins(this, queryset.model);
@@ -192,12 +227,14 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
     const obj = await getObjectOr404(queryset, lookups);
     if (whole === null) {
       // May raise a permission denied
-      await this.checkObjectPermissions(this.request, obj);
+      const checking = objectPermissionsChecking(this, this.request, obj);
+      if (checking) await checking;
       return obj;
     }
     const readsBefore = deferredReadCount();
     try {
-      await this.checkObjectPermissions(this.request, obj);
+      const checking = objectPermissionsChecking(this, this.request, obj);
+      if (checking) await checking;
     } catch (error) {
       if (deferredReadCount() === readsBefore) throw error;
     }
@@ -261,15 +298,7 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
    * object lookups, so a filtered-out object is a 404.
    */
   async filterQueryset(queryset: QuerySet<M>): Promise<QuerySet<M>> {
-    let result = queryset;
-    for (const backendClass of this.getFilterBackends()) {
-      const backend = new backendClass();
-      if (!isFilterBackend(backend)) {
-        throw new TypeError(`${backendClass.name} is not a filter backend: it has no filterQueryset() method.`);
-      }
-      result = await backend.filterQueryset(this.request, result, this);
-    }
-    return result;
+    return filterThroughBackends(this, queryset, this.getFilterBackends(), 0);
   }
 
   /** The paginator instance of this view (created once per view instance), or null. */

@@ -12,10 +12,12 @@
  * class SnippetList extends ListModelMixin(CreateBase)<Snippet> { ... }
  */
 import type { Model } from 'sequelize-typescript';
-import type { GenericAPIView, GenericSerializer } from './generics';
+import { filteredQueryset, GenericAPIView, type GenericSerializer } from './generics';
 import type { Request } from './request';
 import type { Kwargs } from './views';
 import { Response } from './response';
+import { BaseSerializer } from './serializers';
+import { isThenable } from './utils/pendingValues';
 import { apiSettings } from './settings';
 import { QuerySet } from './core/db';
 import { LimitOffsetPagination, PageNumberPagination } from './pagination';
@@ -101,6 +103,15 @@ interface Destroyable {
   destroy(): Promise<unknown>;
 }
 
+/**
+ * The serializer's representation: at once while `getData()` is the library's and has
+ * nothing to load or await (`dataNow()`), else the promise of `getData()`.
+ */
+function representationOf(serializer: GenericSerializer): unknown {
+  if (serializer instanceof BaseSerializer && serializer.getData === BaseSerializer.prototype.getData) return serializer.dataNow();
+  return serializer.getData();
+}
+
 function isDestroyable(value: unknown): value is Destroyable {
   return typeof value === 'object' && value !== null && typeof (value as Destroyable).destroy === 'function';
 }
@@ -113,7 +124,8 @@ export function CreateModelMixin<TBase extends GenericViewConstructor>(Base: TBa
       const serializer = this.getSerializer({ data: request.data });
       await serializer.isValid({ raiseException: true });
       await this.performCreate(serializer);
-      const data = await serializer.getData();
+      const pending = representationOf(serializer);
+      const data = isThenable(pending) ? await pending : pending;
       return new Response(data, { status: 201, headers: this.getSuccessHeaders(data) });
     }
 
@@ -148,18 +160,22 @@ export function ListModelMixin<TBase extends GenericViewConstructor>(Base: TBase
 
     /** Answer the filtered (and paginated) list. */
     async list(_request: Request): Promise<Response> {
-      let queryset = await this.filterQueryset(this.getQueryset());
+      const filtered = filteredQueryset(this, this.getQueryset());
+      let queryset = filtered instanceof Promise ? await filtered : filtered;
       if (queryset instanceof QuerySet && this.plainRowsAllowed() && paginatesBySlicing(this.paginator)) {
         const paths = plainReadPaths(this.getSerializer([], { many: true }), queryset.model);
         if (paths) queryset = queryset.readOnlyRows(paths);
       }
-      const page = await this.paginateQueryset(queryset);
+      // Without pagination (the library's paginateQueryset() and no paginator), no asynchronous step.
+      const paging = this.paginator === null && this.paginateQueryset === GenericAPIView.prototype.paginateQueryset ? null : this.paginateQueryset(queryset);
+      const page = paging === null ? null : await paging;
       if (page !== null) {
         const serializer = this.getSerializer(page, { many: true });
         return this.getPaginatedResponse(await serializer.getData());
       }
       const serializer = this.getSerializer(await queryset.fetch(), { many: true });
-      return new Response(await serializer.getData());
+      const data = representationOf(serializer);
+      return new Response(isThenable(data) ? await data : data);
     }
   };
 }
@@ -189,7 +205,8 @@ export function RetrieveModelMixin<TBase extends GenericViewConstructor>(Base: T
       if (this.deferredLoadingAllowed()) loadRepresentationColumnsOnly(this);
       const instance = await this.getObject();
       const serializer = this.getSerializer(instance);
-      return new Response(await serializer.getData());
+      const data = representationOf(serializer);
+      return new Response(isThenable(data) ? await data : data);
     }
   };
 }

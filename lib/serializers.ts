@@ -329,14 +329,33 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
 
   /** Load the relations the representation needs (in bulk), then return `data`. */
   async getData(): Promise<unknown> {
-    if (!this.hasData) {
-      await this.loadRelations();
-      // Async SerializerMethodField values are promises in the built representation: await
-      // them all together and put their values in place.
-      const { value, pending } = collectPending(() => this.data);
-      if (pending.size) await resolvePending(value, pending);
-    }
-    return this.data;
+    return this.dataNow();
+  }
+
+  /**
+   * `getData()`'s work without an asynchronous step while there is nothing to load or to
+   * await: the representation, or a promise of it. The library's generic views call it when
+   * `getData()` is not overridden; it calls an overridden `loadRelations()`.
+   */
+  dataNow(): unknown {
+    if (this.hasData) return this.data;
+    const loading = this.relationsLoading();
+    return loading ? loading.then(() => this.collectData()) : this.collectData();
+  }
+
+  /** `data`, with the values of async SerializerMethodFields awaited together and put in place. */
+  private collectData(): unknown {
+    const { value, pending } = collectPending(() => this.data);
+    if (!pending.size) return this.data;
+    return resolvePending(value, pending).then(() => this.data);
+  }
+
+  /**
+   * What `loadRelations()` does, as nothing when there is nothing to load (no promise then).
+   * Serializers that load relations override this with `loadRelations()`.
+   */
+  protected relationsLoading(): Promise<void> | undefined {
+    return this.loadRelations === BaseSerializer.prototype.loadRelations ? undefined : this.loadRelations();
   }
 
   /** Load, with one query per relation, whatever relations of `instance` the fields read. */
@@ -411,8 +430,13 @@ interface WritableEntry {
   hook: ((value: unknown) => unknown) | null;
 }
 
+/** A relation the representation reads: its model, and the relations read on its rows. */
+interface RelationNode {
+  model: ModelCtor;
+  children: RelationTree;
+}
 /** A relation path tree: relation name -> (target model, deeper relations). */
-type RelationTree = Map<string, { model: ModelCtor; children: RelationTree }>;
+type RelationTree = Map<string, RelationNode>;
 
 /**
  * Per serializer class (keyed by the unbound field map `getFields()` answers, which
@@ -673,11 +697,19 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
 
 
   override async loadRelations(): Promise<void> {
+    await this.instanceRelationsLoading();
+  }
+
+  protected override relationsLoading(): Promise<void> | undefined {
+    return this.loadRelations === ModelSerializer.prototype.loadRelations ? this.instanceRelationsLoading() : this.loadRelations();
+  }
+
+  /** The loading of the relations of `instance` its fields read, or nothing when all are loaded. */
+  private instanceRelationsLoading(): Promise<void> | undefined {
     const instance = this.instance;
-    if (isModelInstance(instance)) {
-      const model = instance.constructor as ModelCtor;
-      await loadRelationTree([instance], model, this.relationsFor(model));
-    }
+    if (!isModelInstance(instance)) return undefined;
+    const model = instance.constructor as ModelCtor;
+    return relationTreeLoading([instance], model, this.relationsFor(model));
   }
 }
 
@@ -741,20 +773,40 @@ function collectFieldRelations(field: Field, model: ModelCtor, tree: RelationTre
   }
 }
 
-/** Load each relation of `tree` missing on `instances` with one query per relation and level. */
-async function loadRelationTree(instances: Model[], model: ModelCtor, tree: RelationTree): Promise<void> {
-  for (const [name, node] of tree) {
-    const missing = instances.filter((i) => (i.dataValues as Record<string, unknown>)[name] === undefined);
-    if (missing.length) await prefetchRelatedObjects(missing, model, [name]);
-    if (!node.children.size) continue;
-    const related: Model[] = [];
-    for (const instance of instances) {
-      const value = (instance.dataValues as Record<string, unknown>)[name];
-      if (Array.isArray(value)) related.push(...(value as Model[]));
-      else if (isModelInstance(value)) related.push(value);
+/**
+ * Load each relation of `tree` missing on `instances` with one query per relation and level;
+ * nothing (no promise) when every one is loaded already.
+ */
+function relationTreeLoading(instances: Model[], model: ModelCtor, tree: RelationTree): Promise<void> | undefined {
+  const entries = [...tree];
+  /** The relations from `index` on, one after the other. */
+  const loadFrom = (index: number): Promise<void> | undefined => {
+    for (let i = index; i < entries.length; i++) {
+      const [name, node] = entries[i];
+      const afterThis = (): Promise<void> | undefined => {
+        const nested = nestedRelationsLoading(instances, name, node);
+        return nested ? nested.then(() => loadFrom(i + 1)) : loadFrom(i + 1);
+      };
+      const missing = instances.filter((instance) => (instance.dataValues as Record<string, unknown>)[name] === undefined);
+      if (missing.length) return prefetchRelatedObjects(missing, model, [name]).then(afterThis);
+      const nested = nestedRelationsLoading(instances, name, node);
+      if (nested) return nested.then(() => loadFrom(i + 1));
     }
-    if (related.length) await loadRelationTree(related, node.model, node.children);
+    return undefined;
+  };
+  return loadFrom(0);
+}
+
+/** The loading of the relations read on the rows related to `instances` by `name`; nothing when none is missing. */
+function nestedRelationsLoading(instances: Model[], name: string, node: RelationNode): Promise<void> | undefined {
+  if (!node.children.size) return undefined;
+  const related: Model[] = [];
+  for (const instance of instances) {
+    const value = (instance.dataValues as Record<string, unknown>)[name];
+    if (Array.isArray(value)) related.push(...(value as Model[]));
+    else if (isModelInstance(value)) related.push(value);
   }
+  return related.length ? relationTreeLoading(related, node.model, node.children) : undefined;
 }
 
 // -- ListSerializer -------------------------------------------------------------------------
@@ -875,12 +927,22 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
 
   override async loadRelations(): Promise<void> {
     if (isQuerySetLike(this.instance)) this.instance = await this.instance.fetch();
+    await this.rowRelationsLoading();
+  }
+
+  protected override relationsLoading(): Promise<void> | undefined {
+    if (this.loadRelations !== ListSerializer.prototype.loadRelations || isQuerySetLike(this.instance)) return this.loadRelations();
+    return this.rowRelationsLoading();
+  }
+
+  /** The loading of the relations the child's fields read, for every row; nothing when all are loaded. */
+  private rowRelationsLoading(): Promise<void> | undefined {
     const rows = this.instance;
-    if (!Array.isArray(rows) || !rows.length || !(this.child instanceof Serializer)) return;
+    if (!Array.isArray(rows) || !rows.length || !(this.child instanceof Serializer)) return undefined;
     const first = rows[0] as unknown;
-    if (!isModelInstance(first)) return;
+    if (!isModelInstance(first)) return undefined;
     const model = first.constructor as ModelCtor;
-    await loadRelationTree(rows as Model[], model, this.child.relationsFor(model));
+    return relationTreeLoading(rows as Model[], model, this.child.relationsFor(model));
   }
 
   /** Create every item through the child's `create()`. */

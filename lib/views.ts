@@ -797,6 +797,15 @@ function runPermissionChecks(view: APIView, request: Request): Promise<void> | u
 const CHECKED: Promise<void> = Promise.resolve();
 
 /**
+ * `view.checkObjectPermissions(request, obj)` without a promise while it is the library's and
+ * the permissions answer at once: nothing when allowed (throws when refused), else a promise.
+ */
+export function objectPermissionsChecking(view: APIView, request: Request, obj: unknown): Promise<void> | undefined {
+  if (view.checkObjectPermissions !== APIView.prototype.checkObjectPermissions) return view.checkObjectPermissions(request, obj);
+  return runObjectPermissionChecks(view, request, obj);
+}
+
+/**
  * `checkObjectPermissions()`'s work: each of `view.getPermissions()` in turn, `permissionDenied()`
  * at the first refusal of `obj`. Synchronous while the permissions answer synchronously.
  */

@@ -137,7 +137,17 @@ export interface CompiledSelectRun {
 }
 
 /** Run a compiled SELECT; returns model instances as `findAll()` would (or the reader's rows). */
-export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
+export function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
+  // Not `async`: the statement's own promise, decoded in one reaction; errors raised while
+  // compiling reject it, as from an async function.
+  try {
+    return runCompiledSelectNow(model, run);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function runCompiledSelectNow<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
   const { sequelize } = ensureModel(model);
   const filtered = run.where !== null;
   const key = `${filtered ? 'w' : '-'}${run.key}`;
@@ -158,6 +168,8 @@ export async function runCompiledSelect<M extends Model>(model: ModelCtor<M>, ru
     if (!reader) readers.set(compiled, reader = run.reader());
     options = { ...options, model: reader as unknown as DecodeOptions['model'] };
   }
-  const result = await runStatement(sequelize, sql, run.params, { type: 'SELECT', model, tables: options.raw ? undefined : options.tableNames });
-  return decodeRows(compiled, options, result.rows, result.tableInfo, sequelize.options.timezone) as M[];
+  const shape = compiled;
+  return runStatement(sequelize, sql, run.params, { type: 'SELECT', model, tables: options.raw ? undefined : options.tableNames }).then(
+    (result) => decodeRows(shape, options, result.rows, result.tableInfo, sequelize.options.timezone) as M[],
+  );
 }

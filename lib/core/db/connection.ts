@@ -307,7 +307,7 @@ function tuneSqlite(sequelize: Sequelize, storage: string): void {
   const manager = sequelize.connectionManager;
   const original = manager.getConnection.bind(manager);
   const tuned = new WeakSet<SqliteHandle>();
-  manager.getConnection = async (options) => {
+  const getConnection: typeof manager.getConnection = async (options) => {
     const handle = await original(options);
     if (isSqliteHandle(handle) && !tuned.has(handle)) {
       tuned.add(handle);
@@ -320,8 +320,52 @@ function tuneSqlite(sequelize: Sequelize, storage: string): void {
         );
       }
     }
+    if (isSqliteHandle(handle)) rememberSharedConnection(manager, getConnection, handle);
     return handle;
   };
+  manager.getConnection = getConnection;
+}
+
+/** A SQLite connection manager's own table of open connections (Sequelize's, by uuid). */
+interface SqliteConnectionTable {
+  connections?: Record<string, unknown>;
+}
+
+/** The shared SQLite connection a manager handed out last, with its `getConnection` and its key. */
+interface SharedSqliteConnection {
+  getConnection: unknown;
+  table: Record<string, unknown>;
+  key: string;
+  handle: SqliteHandle;
+}
+
+const sharedSqliteConnections = new WeakMap<object, SharedSqliteConnection>();
+
+/**
+ * Remember `handle` when it is the manager's shared connection (Sequelize keys it `default`,
+ * or 1 for an in-memory database; a transaction's own connection is keyed by its id).
+ */
+function rememberSharedConnection(manager: object, getConnection: unknown, handle: SqliteHandle): void {
+  const table = (manager as SqliteConnectionTable).connections;
+  if (!table) return;
+  for (const key of ['default', '1']) {
+    if (table[key] === handle) {
+      sharedSqliteConnections.set(manager, { getConnection, table, key, handle });
+      return;
+    }
+  }
+}
+
+/**
+ * The SQLite connection `manager.getConnection()` would answer for a statement outside a
+ * transaction, at once: the shared one, tuned and still open in Sequelize's table, while the
+ * manager's `getConnection` is the one that tuned it (not replaced since, as `migrate` does for
+ * its run). Else null: ask `getConnection()`. Saves two asynchronous steps per statement.
+ */
+export function readySqliteConnection(manager: object): unknown | null {
+  const shared = sharedSqliteConnections.get(manager);
+  if (shared === undefined || (manager as { getConnection?: unknown }).getConnection !== shared.getConnection) return null;
+  return shared.table[shared.key] === shared.handle ? shared.handle : null;
 }
 
 /** A live connection for one URL (plus its replicas and pool). */

@@ -511,8 +511,18 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
    * The single row matching the lookups; raises `Model.DoesNotExist` (`Snippet matching
    * query does not exist.`) or `Model.MultipleObjectsReturned`.
    */
-  async get(...conditions: Array<T['lookups'] | Q>): Promise<M> {
-    // One new QuerySet (filter(), then unordered and sliced to MAX_GET_RESULTS unless sliced already).
+  get(...conditions: Array<T['lookups'] | Q>): Promise<M> {
+    // Not `async`: the query's promise and one reaction (errors raised while building the
+    // query reject it, as from an async method).
+    try {
+      return this.fetchForGet(conditions).then((rows) => this.oneOf(rows));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `get()`'s query: one new QuerySet (filter(), then unordered and sliced to MAX_GET_RESULTS unless sliced already). */
+  private fetchForGet(conditions: Array<T['lookups'] | Q>): Promise<M[]> {
     const state = this.state;
     const sliced = state.limit !== null || Boolean(state.offset);
     if (conditions.length && sliced) throw new QuerySetError('Cannot filter a query once a slice has been taken.');
@@ -520,7 +530,11 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     const qs = state.limit || state.offset
       ? new QuerySet<M, T>(this.model, { ...state, where })
       : new QuerySet<M, T>(this.model, { ...state, where, ordering: [], reversed: false, limit: state.limit === null ? MAX_GET_RESULTS : 0 });
-    const rows = await qs.fetch();
+    return qs.fetch();
+  }
+
+  /** `get()`'s answer: the one row, else DoesNotExist or MultipleObjectsReturned. */
+  private oneOf(rows: M[]): M {
     if (rows.length === 1) return rows[0];
     const name = this.model.name;
     if (!rows.length) {

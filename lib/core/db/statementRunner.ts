@@ -25,7 +25,7 @@
 import type { Sequelize } from 'sequelize';
 import { Transaction } from 'sequelize';
 import { clsNamespace } from './clsNamespace';
-import { logQuery, queriesLogged } from './connection';
+import { logQuery, queriesLogged, readySqliteConnection } from './connection';
 import { isUnavailable, reportRecovery } from '../outage';
 import { castAsSequelize, castsPerCall, PLAIN_READ, type DriverField } from './mysqlTypeCast';
 import { boundStatement, SELF_BOUND, statementAnswered } from './timeouts';
@@ -156,21 +156,22 @@ function driverText(sequelize: SequelizeInternals, sql: string, count: number): 
   return known;
 }
 
+/** Answers one statement: the driver's error, or what it answered. */
+type Settle = (error: (Error & Record<string, unknown>) | null, result?: StatementResult) => void;
+
 /** Run a statement on a node-sqlite3 handle: `all` for a SELECT, else `run` (changes, last id). */
-function runSqlite(connection: SqliteConnection, sql: string, params: readonly unknown[], type: StatementType, tableInfo: unknown[]): Promise<StatementResult> {
-  return new Promise<StatementResult>((resolve, reject) => {
-    const callback: DriverCallback = function (this: unknown, error, rows) {
-      if (error) {
-        reject(error);
-        return;
-      }
-      const statement = this as { changes?: number; lastID?: unknown } | null;
-      resolve({ rows: (rows as Array<Record<string, unknown>> | undefined) ?? [], changes: statement?.changes ?? 0, insertId: statement?.lastID, tableInfo });
-    };
-    const bound = sqliteParameters(params);
-    if (type === 'SELECT') connection.all(sql, bound, callback);
-    else connection.run(sql, bound, callback);
-  });
+function runSqlite(connection: SqliteConnection, sql: string, params: readonly unknown[], type: StatementType, tableInfo: unknown[], settle: Settle): void {
+  const callback: DriverCallback = function (this: unknown, error, rows) {
+    if (error) {
+      settle(error);
+      return;
+    }
+    const statement = this as { changes?: number; lastID?: unknown } | null;
+    settle(null, { rows: (rows as Array<Record<string, unknown>> | undefined) ?? [], changes: statement?.changes ?? 0, insertId: statement?.lastID, tableInfo });
+  };
+  const bound = sqliteParameters(params);
+  if (type === 'SELECT') connection.all(sql, bound, callback);
+  else connection.run(sql, bound, callback);
 }
 
 /**
@@ -194,33 +195,35 @@ function needsTypeCast(sql: string): void {
  * would (mysqlTypeCast.ts); a result it cannot give Sequelize's values so is read again the
  * way Sequelize reads it (SELECTs only: reading twice changes nothing), and its text remembered.
  */
-function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | null, plain: boolean, sequelizeOptions: unknown, tableInfo: unknown[]): Promise<StatementResult> {
-  return new Promise<StatementResult>((resolve, reject) => {
-    const callback: DriverCallback = (error, data, fields) => {
-      if (!statementAnswered(bound, Boolean(error))) return;
-      if (error) {
-        reject(error);
+function runMysql(connection: MysqlConnection, sql: string, values: unknown[] | null, plain: boolean, sequelizeOptions: unknown, tableInfo: unknown[], settle: Settle): void {
+  const callback: DriverCallback = (error, data, fields) => {
+    if (!statementAnswered(bound, Boolean(error))) return;
+    if (error) {
+      settle(error);
+      return;
+    }
+    if (Array.isArray(data)) {
+      const rows = data as Array<Record<string, unknown>>;
+      if (plain && !castAsSequelize(rows, fields as DriverField[] | undefined, sequelizeOptions, values === null)) {
+        needsTypeCast(sql);
+        try {
+          runMysql(connection, sql, values, false, sequelizeOptions, tableInfo, settle);
+        } catch (rereadError) {
+          settle(rereadError as Error & Record<string, unknown>);
+        }
         return;
       }
-      if (Array.isArray(data)) {
-        const rows = data as Array<Record<string, unknown>>;
-        if (plain && !castAsSequelize(rows, fields as DriverField[] | undefined, sequelizeOptions, values === null)) {
-          needsTypeCast(sql);
-          resolve(runMysql(connection, sql, values, false, sequelizeOptions, tableInfo));
-          return;
-        }
-        resolve({ rows, changes: 0, insertId: undefined, tableInfo });
-      } else {
-        const header = data as { affectedRows?: number; insertId?: unknown };
-        resolve({ rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
-      }
-    };
-    // DATABASE_QUERY_TIMEOUT, applied here rather than by wrapping the callback (timeouts.ts).
-    const bound = boundStatement(connection, callback as (this: unknown, ...results: unknown[]) => unknown);
-    if (plain) connection.execute({ sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings, [SELF_BOUND]: true }, values ?? [], callback);
-    else if (values) connection.execute({ sql, [SELF_BOUND]: true }, values, callback);
-    else connection.query({ sql, [SELF_BOUND]: true }, callback);
-  });
+      settle(null, { rows, changes: 0, insertId: undefined, tableInfo });
+    } else {
+      const header = data as { affectedRows?: number; insertId?: unknown };
+      settle(null, { rows: [], changes: header.affectedRows ?? 0, insertId: header.insertId, tableInfo });
+    }
+  };
+  // DATABASE_QUERY_TIMEOUT, applied here rather than by wrapping the callback (timeouts.ts).
+  const bound = boundStatement(connection, callback as (this: unknown, ...results: unknown[]) => unknown);
+  if (plain) connection.execute({ sql, typeCast: PLAIN_READ.typeCast, dateStrings: PLAIN_READ.dateStrings, [SELF_BOUND]: true }, values ?? [], callback);
+  else if (values) connection.execute({ sql, [SELF_BOUND]: true }, values, callback);
+  else connection.query({ sql, [SELF_BOUND]: true }, callback);
 }
 
 /** `$1`, `$2`, ...: the SQLite parameter names, made once (as keys they need no lookup per statement). */
@@ -305,79 +308,163 @@ function retryMatches(match: unknown, error: Error): boolean {
   return match instanceof RegExp && (match.test(error.message) || match.test(error.toString()));
 }
 
-/** One attempt: connection, driver call, error mapping, release. */
-async function attempt(sequelize: SequelizeInternals, sql: string, params: readonly unknown[], options: StatementOptions): Promise<StatementResult> {
+/** The error of a statement on a transaction that is over (Sequelize's message). */
+function finishedTransactionError(transaction: TransactionInternals, sql: string): Error {
+  const error = new Error(
+    `${transaction.finished} has been called on this transaction(${transaction.id}), you can no longer use it. (The rejected query is attached as the 'sql' property of this error)`,
+  );
+  return Object.assign(error, { sql });
+}
+
+/**
+ * Attempt number `current` of a statement: its connection (the transaction's; else, on SQLite,
+ * the open connection at once, `readySqliteConnection()`; else one from the connection
+ * manager), then `onConnection()`.
+ */
+function attempt(sequelize: SequelizeInternals, sql: string, params: readonly unknown[], options: StatementOptions, current: number): Promise<StatementResult> {
   const transaction = transactionOf(options.transaction);
-  if (transaction?.finished) {
-    const error = new Error(
-      `${transaction.finished} has been called on this transaction(${transaction.id}), you can no longer use it. (The rejected query is attached as the 'sql' property of this error)`,
-    );
-    Object.assign(error, { sql });
-    throw error;
+  if (transaction) {
+    if (transaction.finished) return Promise.reject(finishedTransactionError(transaction, sql));
+    return onConnection(sequelize, transaction.connection, transaction, sql, params, options, current);
   }
   const manager = sequelize.connectionManager;
-  const connection = (transaction ? transaction.connection : await manager.getConnection({ type: options.type })) as SqliteConnection & MysqlConnection;
+  const ready = readySqliteConnection(manager);
+  if (ready !== null) return onConnection(sequelize, ready, null, sql, params, options, current);
+  return manager.getConnection({ type: options.type }).then(
+    (connection) => onConnection(sequelize, connection, null, sql, params, options, current),
+    (error: Error) => retryAfter(sequelize, sql, params, options, error, current),
+  );
+}
+
+/**
+ * The statement on `connection`, as one promise: the driver call, the log lines, the error
+ * mapping (and the rollback of a deadlocked MySQL transaction), the release of a connection
+ * that is not the transaction's, and Sequelize's `retry` of a failed attempt.
+ */
+function onConnection(
+  sequelize: SequelizeInternals,
+  connection: unknown,
+  transaction: TransactionInternals | null,
+  sql: string,
+  params: readonly unknown[],
+  options: StatementOptions,
+  current: number,
+): Promise<StatementResult> {
+  const driver = connection as SqliteConnection & MysqlConnection;
+  const manager = sequelize.connectionManager;
   const sqlite = sequelize.options.dialect === 'sqlite';
-  const text = driverText(sequelize, sql, params.length);
-  const started = Date.now();
-  log(sequelize, connection, text.sql, options.type, 'Executing', started);
-  try {
-    let tableInfo: unknown[] = [];
-    if (sqlite && options.tables?.length) {
-      const answered = tableInfoOf(connection, options.tables);
-      tableInfo = Array.isArray(answered) ? answered : await answered;
-    }
-    const result = sqlite
-      ? await runSqlite(connection, text.sql, params, options.type, tableInfo)
-      : await runMysql(
-          connection,
-          text.sql,
-          text.order.length ? text.order.map((index) => params[index]) : null,
-          options.type === 'SELECT' && castsPerCall(connection) && !typeCastTexts.has(text.sql),
-          sequelize.options,
-          tableInfo,
-        );
-    log(sequelize, connection, text.sql, options.type, 'Executed', started);
-    if (isUnavailable('database')) reportRecovery('database');
-    return result;
-  } catch (caught) {
-    log(sequelize, connection, text.sql, options.type, 'Executed', started);
-    const error = caught as Error & Record<string, unknown>;
-    if (sequelize.options.dialect !== 'sqlite' && transaction && error.errno === ER_DEADLOCK) {
+  return new Promise<StatementResult>((resolve, reject) => {
+    let text: DriverText | null = null;
+    let started = 0;
+    let released = false;
+    const release = (): void => {
+      if (transaction || released) return;
+      released = true;
+      manager.releaseConnection(connection);
+    };
+    const fail = (caught: unknown): void => {
       try {
-        await transaction.rollback();
-      } catch {
-        // as Sequelize: the deadlock is what is reported
+        if (text) log(sequelize, driver, text.sql, options.type, 'Executed', started);
+        const error = caught as Error & Record<string, unknown>;
+        const failure = (): Error => {
+          if (!text) return error;
+          error.sql = text.sql;
+          if (!sqlite) error.parameters = text.order.map((index) => params[index]);
+          const query = new sequelize.dialect.Query(connection, sequelize, { type: options.type, model: options.model, instance: options.instance });
+          query.sql = text.sql;
+          return query.formatError(error, new Error().stack);
+        };
+        if (!sqlite && transaction && error.errno === ER_DEADLOCK) {
+          // As Sequelize: the transaction is rolled back, and the deadlock is what is reported.
+          const rolledBack = (): void => {
+            transaction.finished = 'rollback';
+            settleFailure(failure());
+          };
+          transaction.rollback().then(rolledBack, rolledBack);
+          return;
+        }
+        settleFailure(failure());
+      } catch (unexpected) {
+        release();
+        reject(unexpected);
       }
-      transaction.finished = 'rollback';
+    };
+    const settleFailure = (failure: Error): void => {
+      release();
+      resolve(retryAfter(sequelize, sql, params, options, failure, current));
+    };
+    const settle: Settle = (error, result) => {
+      if (error) {
+        fail(error);
+        return;
+      }
+      try {
+        log(sequelize, driver, (text as DriverText).sql, options.type, 'Executed', started);
+        if (isUnavailable('database')) reportRecovery('database');
+      } catch (unexpected) {
+        release();
+        reject(unexpected);
+        return;
+      }
+      release();
+      resolve(result as StatementResult);
+    };
+    const run = (tableInfo: unknown[]): void => {
+      const known = text as DriverText;
+      if (sqlite) runSqlite(driver, known.sql, params, options.type, tableInfo, settle);
+      else {
+        const values = known.order.length ? known.order.map((index) => params[index]) : null;
+        const plain = options.type === 'SELECT' && castsPerCall(driver) && !typeCastTexts.has(known.sql);
+        runMysql(driver, known.sql, values, plain, sequelize.options, tableInfo, settle);
+      }
+    };
+    try {
+      text = driverText(sequelize, sql, params.length);
+      started = Date.now();
+      log(sequelize, driver, text.sql, options.type, 'Executing', started);
+      if (sqlite && options.tables?.length) {
+        const answered = tableInfoOf(driver, options.tables);
+        if (!Array.isArray(answered)) {
+          answered.then(run).then(undefined, fail);
+          return;
+        }
+        run(answered);
+      } else {
+        run([]);
+      }
+    } catch (caught) {
+      fail(caught);
     }
-    error.sql = text.sql;
-    if (!sqlite) error.parameters = text.order.map((index) => params[index]);
-    const query = new sequelize.dialect.Query(connection, sequelize, { type: options.type, model: options.model, instance: options.instance });
-    query.sql = text.sql;
-    throw query.formatError(error, new Error().stack);
-  } finally {
-    if (!transaction) manager.releaseConnection(connection);
-  }
+  });
+}
+
+/**
+ * After attempt number `current` failed with `error`: the next attempt when Sequelize's `retry`
+ * option asks for one (by default: SQLITE_BUSY, up to 5 attempts, after its backoff), else the
+ * rejection with `error`.
+ */
+function retryAfter(sequelize: SequelizeInternals, sql: string, params: readonly unknown[], options: StatementOptions, error: Error, current: number): Promise<StatementResult> {
+  const retry = sequelize.options.retry ?? {};
+  const max = retry.max ?? 0;
+  const match = retry.match ?? [];
+  if (current >= max || !(error instanceof Error) || (match.length && !match.some((entry) => retryMatches(entry, error)))) return Promise.reject(error);
+  const delay = (retry.backoffBase ?? 100) * Math.pow(retry.backoffExponent ?? 1.1, current - 1);
+  const next = (): Promise<StatementResult> => attempt(sequelize, sql, params, options, current + 1);
+  return delay ? new Promise((resolve) => setTimeout(resolve, delay)).then(next) : next();
 }
 
 /**
  * Run `sql` (placeholders `$1`, `$2`, ... for `params`) on the driver, in the current
  * transaction or on a connection routed as Sequelize routes `options.type`. Rejects with the
  * error Sequelize's `query()` would raise for the same failure.
+ *
+ * One promise per statement while the connection is at hand (a transaction's, or SQLite's open
+ * one): the work around the driver call runs in its callback, not in async steps.
  */
-export async function runStatement(sequelize: Sequelize, sql: string, params: readonly unknown[], options: StatementOptions): Promise<StatementResult> {
-  const internals = sequelize as unknown as SequelizeInternals;
-  const retry = internals.options.retry ?? {};
-  const max = retry.max ?? 0;
-  const match = retry.match ?? [];
-  for (let current = 1; ; current++) {
-    try {
-      return await attempt(internals, sql, params, options);
-    } catch (error) {
-      if (current >= max || !(error instanceof Error) || (match.length && !match.some((entry) => retryMatches(entry, error)))) throw error;
-      const delay = (retry.backoffBase ?? 100) * Math.pow(retry.backoffExponent ?? 1.1, current - 1);
-      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-    }
+export function runStatement(sequelize: Sequelize, sql: string, params: readonly unknown[], options: StatementOptions): Promise<StatementResult> {
+  try {
+    return attempt(sequelize as unknown as SequelizeInternals, sql, params, options, 1);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
