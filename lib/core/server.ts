@@ -140,6 +140,9 @@ function headerList(response: HttpResponse, contentLength: number | null): Array
   return list;
 }
 
+/** The largest body (bytes) written as latin1 text together with the head. */
+const SMALL_BODY = 16 * 1024;
+
 /**
  * Write `response` to node's `res`. HEAD gets the same headers (Content-Length included) and
  * no body. Answers the number of body bytes written.
@@ -184,7 +187,10 @@ function writeResponseNow(req: IncomingMessage, res: ServerResponse, response: H
     res.end();
     return 0;
   }
-  res.end(content);
+  // A small body in bytes goes out as latin1 text (one character per byte, so the same bytes):
+  // node then writes the head and the body as one string, without a separate buffer write.
+  if (typeof content !== 'string' && length <= SMALL_BODY) res.end(content.toString('latin1'), 'latin1');
+  else res.end(content);
   return length;
 }
 
