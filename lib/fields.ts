@@ -255,6 +255,21 @@ const NOT_READ_ONLY_REQUIRED = 'May not set both `readOnly` and `required`';
 const NOT_REQUIRED_DEFAULT = 'May not set both `required` and `default`';
 const USE_READONLYFIELD = 'Field({ readOnly: true }) should be ReadOnlyField';
 
+/**
+ * Keep a failed validator's messages in `errors`: a `ValidationError` with a list of
+ * messages, or a model validator's error of the host layer (the original's Django
+ * `ValidationError`); anything else is thrown on.
+ */
+function collectValidatorError(error: unknown, errors: unknown[]): void {
+  if (isHostValidationError(error)) {
+    errors.push(new ErrorDetail(error.message, error.code ?? 'invalid'));
+    return;
+  }
+  if (!(error instanceof ValidationError)) throw error;
+  if (!Array.isArray(error.detail)) throw error;
+  errors.push(...error.detail);
+}
+
 // -- Field ----------------------------------------------------------------------------------
 
 /**
@@ -462,37 +477,64 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
 
   /** Validate one incoming primitive value and return its native value. */
   async runValidation(data: unknown = empty): Promise<unknown> {
+    return this.validationNow(data);
+  }
+
+  /**
+   * `runValidation()`'s work, without a promise while the conversion and the validators answer
+   * at once (most do): the native value, or a promise of it; throws a `ValidationError` as
+   * `runValidation()` rejects with it. Serializers validate their fields through it. Override
+   * this (not `runValidation()`) to change how a field validates, and call `super.validationNow()`.
+   */
+  validationNow(data: unknown = empty): unknown {
     const [isEmpty, value] = this.validateEmptyValues(data);
     if (isEmpty) return value;
-    // Most fields convert synchronously: await only a promise (one microtask less per field).
-    let internal = this.toInternalValue(value);
-    if (isThenable(internal)) internal = await internal;
-    await this.runValidators(internal);
-    return internal;
+    const internal = this.toInternalValue(value);
+    if (isThenable(internal)) return Promise.resolve(internal).then((converted) => this.validatedAfterValidators(converted));
+    return this.validatedAfterValidators(internal);
+  }
+
+  /** `internal` once the validators passed: at once, or a promise while one answers late. */
+  private validatedAfterValidators(internal: unknown): unknown {
+    const checking = this.runValidators === Field.prototype.runValidators ? this.validatorsNow(internal) : this.runValidators(internal);
+    return checking ? checking.then(() => internal) : internal;
   }
 
   /** Run every validator, collecting their messages into one `ValidationError`. */
   async runValidators(value: unknown): Promise<void> {
+    const checking = this.validatorsNow(value);
+    if (checking) await checking;
+  }
+
+  /**
+   * `runValidators()`'s work, without a promise while every validator answers at once:
+   * nothing when all pass (throws the collected `ValidationError` otherwise), else a promise.
+   */
+  validatorsNow(value: unknown): Promise<void> | undefined {
+    return this.validatorsFrom(value, 0, []);
+  }
+
+  /** The validators from `from` on, adding their messages to `errors`. */
+  private validatorsFrom(value: unknown, from: number, errors: unknown[]): Promise<void> | undefined {
     const validators = this.validators;
-    if (!validators.length) return;
-    const errors: unknown[] = [];
-    for (const validator of validators) {
+    for (let index = from; index < validators.length; index++) {
+      let result: unknown;
       try {
-        // Synchronous validators (most) are not awaited: no microtask per validator.
-        const result = invokeValidator(validator, value, this);
-        if (isThenable(result)) await result;
+        result = invokeValidator(validators[index], value, this);
       } catch (error) {
-        if (isHostValidationError(error)) {
-          // A model validator of the host layer (the original's Django ValidationError).
-          errors.push(new ErrorDetail(error.message, error.code ?? 'invalid'));
-          continue;
-        }
-        if (!(error instanceof ValidationError)) throw error;
-        if (!Array.isArray(error.detail)) throw error;
-        errors.push(...error.detail);
+        collectValidatorError(error, errors);
+        continue;
+      }
+      if (isThenable(result)) {
+        const next = (): Promise<void> | undefined => this.validatorsFrom(value, index + 1, errors);
+        return Promise.resolve(result).then(next, (error: unknown) => {
+          collectValidatorError(error, errors);
+          return next();
+        });
       }
     }
     if (errors.length) throw new ValidationError(errors as never);
+    return undefined;
   }
 
   /** Turn incoming primitive data into the native value; may be async. */
@@ -636,12 +678,12 @@ export class CharField<O extends CharFieldOptions = NoOptions> extends Field<str
     return '';
   }
 
-  override async runValidation(data: unknown = empty): Promise<unknown> {
+  override validationNow(data: unknown = empty): unknown {
     if (data === '' || (this.trimWhitespace && data !== empty && data !== null && typeof data !== 'object' && String(data).trim() === '')) {
       if (!this.allowBlank) this.fail('blank');
       return '';
     }
-    return super.runValidation(data);
+    return super.validationNow(data);
   }
 
   override toInternalValue(data: unknown): string {

@@ -91,9 +91,9 @@ export class RelatedField<O extends RelatedFieldOptions = NoOptions, TOutput = u
     return false;
   }
 
-  override async runValidation(data: unknown = empty): Promise<unknown> {
+  override validationNow(data: unknown = empty): unknown {
     // Empty strings are treated as null for relational fields.
-    return super.runValidation(data === '' ? null : data);
+    return super.validationNow(data === '' ? null : data);
   }
 
   /** The queryset input values are looked up in (a fresh clone each call). */

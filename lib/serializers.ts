@@ -40,7 +40,7 @@ import {
 import { RepresentationPlan } from './utils/representationPlan';
 import { BindingDict, returnDict, returnList, type ReturnDict, type ReturnList } from './utils/serializerHelpers';
 import { isHtmlInput, parseHtmlDict, parseHtmlList } from './utils/html';
-import { collectPending, resolvePending } from './utils/pendingValues';
+import { collectPending, isThenable, resolvePending } from './utils/pendingValues';
 import type { NoOptions } from './fieldTypes';
 import type {
   HyperlinkedMarker, Infer, InferValidated, MetaFieldName, ModelClass, ModelValidatedData,
@@ -272,14 +272,21 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
     if (isEmpty) return input;
     const value = await this.toInternalValue(input);
     try {
-      await this.runValidators(value);
-      const validated = await validate(value);
+      const checking = this.validatorsOf(value);
+      if (checking) await checking;
+      const answer = validate(value);
+      const validated = isThenable(answer) ? await answer : answer;
       assert(validated !== null && validated !== undefined, '.validate() should return the validated data');
       return validated;
     } catch (error) {
       if (error instanceof ValidationError) throw new ValidationError(asSerializerError(error) as never);
       throw error;
     }
+  }
+
+  /** `runValidators(value)`, as nothing when it is the library's and every validator answered at once. */
+  protected validatorsOf(value: unknown): Promise<void> | undefined {
+    return this.runValidators === Field.prototype.runValidators ? this.validatorsNow(value) : this.runValidators(value);
   }
 
   /** The "no errors" value: `{}` (or `[]` for lists). */
@@ -584,6 +591,11 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
     await super.runValidators(toValidate);
   }
 
+  protected override validatorsOf(value: unknown): Promise<void> | undefined {
+    if (this.runValidators !== Serializer.prototype.runValidators) return this.runValidators(value);
+    return this.validatorsNow(isPlainObject(value) ? { ...this.readOnlyDefaults(), ...value } : value);
+  }
+
   override async runValidation(data: unknown = empty): Promise<unknown> {
     return this.runFullValidation(data, (value) => this.validate(value as TValidated));
   }
@@ -604,8 +616,13 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
     for (const { field, hook } of this.writableEntries()) {
       const primitive = field.getValue(data);
       try {
-        let validated = await field.runValidation(primitive);
-        if (hook) validated = await hook(validated);
+        // Without a promise while the field (and its hook) answer at once.
+        let validated = field.runValidation === Field.prototype.runValidation ? field.validationNow(primitive) : field.runValidation(primitive);
+        if (isThenable(validated)) validated = await validated;
+        if (hook) {
+          validated = hook(validated);
+          if (isThenable(validated)) validated = await validated;
+        }
         setValue(ret, field.sourceAttrs, validated);
       } catch (error) {
         if (error instanceof SkipField) continue;

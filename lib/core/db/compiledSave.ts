@@ -13,7 +13,19 @@ import { compiledUpdate } from './compiledUpdate';
 import { writable, writeHooksOf, writePlanFor } from './writePlan';
 
 /** Save `instance` through a compiled statement; false when Sequelize must do it (nothing was written). */
-export async function compiledSave(model: ModelCtor, instance: Model, options?: SaveOptions): Promise<boolean> {
+export function compiledSave(model: ModelCtor, instance: Model, options?: SaveOptions): Promise<boolean> {
+  // Not `async`: the statement's own promise is the answer (an async function returning it
+  // would add steps); errors raised before it reject, as from an async function.
+  try {
+    return compiledSaveNow(model, instance, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const NOT_WRITTEN: Promise<boolean> = Promise.resolve(false);
+
+function compiledSaveNow(model: ModelCtor, instance: Model, options?: SaveOptions): Promise<boolean> {
   let fields: string[] | undefined;
   let transaction: unknown;
   if (options !== undefined && options !== null) {
@@ -22,13 +34,13 @@ export async function compiledSave(model: ModelCtor, instance: Model, options?: 
       if (value === undefined) continue;
       if (key === 'fields' && Array.isArray(value)) fields = value as string[];
       else if (key === 'transaction') transaction = value;
-      else return false;
+      else return NOT_WRITTEN;
     }
   }
   const plan = writePlanFor(model);
-  if (!plan || writeHooksOf(plan)) return false;
+  if (!plan || writeHooksOf(plan)) return NOT_WRITTEN;
   const target = writable(instance);
-  if (target._options.include?.length) return false;
-  if (target.isNewRecord) return fields ? false : compiledInsert(plan, target, transaction);
+  if (target._options.include?.length) return NOT_WRITTEN;
+  if (target.isNewRecord) return fields ? NOT_WRITTEN : compiledInsert(plan, target, transaction);
   return compiledUpdate(plan, target, fields, transaction);
 }

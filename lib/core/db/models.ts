@@ -113,10 +113,11 @@ export abstract class BaseModel extends Model {
     for (const field of getFieldInfo(model as never).fields) {
       if (field.autoNow || (field.autoNowAdd && created && this.get(field.name) == null)) this.set(field.name, now);
     }
-    await preSave.send(model, { instance: this, created });
+    // A signal nobody listens to costs no asynchronous step.
+    if (preSave.hasListeners(model)) await preSave.send(model, { instance: this, created });
     // The compiled INSERT/UPDATE when the model's save is nothing but the write (see compiledSave.ts).
     if (!(await compiledSave(model as never, this, options))) await super.save(options);
-    await postSave.send(model, { instance: this, created });
+    if (postSave.hasListeners(model)) await postSave.send(model, { instance: this, created });
     return this;
   }
 

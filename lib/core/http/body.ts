@@ -51,11 +51,13 @@ export function bodyReadError(raw: IncomingMessage, error: Error): Error {
  * `expectBody` false with a complete message answers an empty buffer at once.
  */
 export function readBody(raw: IncomingMessage, expectBody: boolean, { limit, message }: BodyLimit): Promise<Buffer> {
+  if (raw.readableEnded || (!expectBody && raw.complete)) return Promise.resolve(Buffer.alloc(0));
+  const arrived = arrivedBody(raw);
+  if (arrived !== null) {
+    if (limit !== null && arrived.length > limit) return Promise.reject(new RequestDataTooBig(message));
+    return Promise.resolve(arrived);
+  }
   return new Promise<Buffer>((resolve, reject) => {
-    if (raw.readableEnded || (!expectBody && raw.complete)) {
-      resolve(Buffer.alloc(0));
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     const cleanup = (): void => {
@@ -92,6 +94,19 @@ export function readBody(raw: IncomingMessage, expectBody: boolean, { limit, mes
     raw.on('error', onError);
     raw.on('aborted', onAborted);
   });
+}
+
+/**
+ * The whole body at once when node has parsed all of it (a small body arrives with the head)
+ * and nothing has read the stream yet: the chunks node holds, taken with one `read()` (the
+ * stream then ends as usual). Else null: the body is read as it arrives.
+ */
+function arrivedBody(raw: IncomingMessage): Buffer | null {
+  if (!raw.complete || raw.destroyed || raw.readableFlowing !== null || raw.readableObjectMode || raw.readableEncoding !== null) return null;
+  const buffered = raw.readableLength;
+  const chunk: unknown = raw.read();
+  if (chunk === null) return buffered === 0 ? Buffer.alloc(0) : null;
+  return Buffer.isBuffer(chunk) ? chunk : null;
 }
 
 /** `raw` piped through a counter that errors with `RequestDataTooBig` past `limit` bytes. */
