@@ -50,6 +50,9 @@ export abstract class BaseRenderer {
   abstract render(data: unknown, acceptedMediaType?: string | null, rendererContext?: RendererContext): string | Buffer | Promise<string | Buffer>;
 }
 
+/** U+2028 or U+2029: characters JSON allows raw but JavaScript string literals do not. */
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+
 /** Renderer which serializes to JSON, byte-compatible with the original. */
 export class JSONRenderer extends BaseRenderer {
   readonly mediaType: string = 'application/json';
@@ -90,8 +93,9 @@ export class JSONRenderer extends BaseRenderer {
     // With `ensureAscii` the text is ASCII only (every other character escaped): its bytes are
     // its characters, and there is no \u2028 or \u2029 to escape.
     if (ensureAscii) return Buffer.from(ret, 'latin1');
-    // We always fully escape \u2028 and \u2029 so that the output is a valid JavaScript literal too.
-    ret = ret.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    // We always fully escape \u2028 and \u2029 so that the output is a valid JavaScript literal too
+    // (looked for first: replacing copies the text even when neither is there).
+    if (LINE_SEPARATORS.test(ret)) ret = ret.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
     return Buffer.from(ret, 'utf8');
   }
 }

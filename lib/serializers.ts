@@ -795,6 +795,7 @@ function collectFieldRelations(field: Field, model: ModelCtor, tree: RelationTre
  * nothing (no promise) when every one is loaded already.
  */
 function relationTreeLoading(instances: Model[], model: ModelCtor, tree: RelationTree): Promise<void> | undefined {
+  if (relationsAllLoaded(instances, tree)) return undefined;
   const entries = [...tree];
   /** The relations from `index` on, one after the other. */
   const loadFrom = (index: number): Promise<void> | undefined => {
@@ -812,6 +813,23 @@ function relationTreeLoading(instances: Model[], model: ModelCtor, tree: Relatio
     return undefined;
   };
   return loadFrom(0);
+}
+
+/** Whether every relation of `tree` (and of the related rows, level by level) is loaded on `instances`. */
+function relationsAllLoaded(instances: readonly Model[], tree: RelationTree): boolean {
+  for (const [name, node] of tree) {
+    for (const instance of instances) {
+      const value = (instance.dataValues as Record<string, unknown>)[name];
+      if (value === undefined) return false;
+      if (!node.children.size) continue;
+      if (Array.isArray(value)) {
+        if (!relationsAllLoaded(value as Model[], node.children)) return false;
+      } else if (isModelInstance(value) && !relationsAllLoaded([value], node.children)) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** The loading of the relations read on the rows related to `instances` by `name`; nothing when none is missing. */

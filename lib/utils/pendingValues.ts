@@ -7,7 +7,15 @@
  * `deferValue()` throws instead of letting `{}` reach the client.
  */
 
-let collector: Set<Promise<unknown>> | null = null;
+/** The promises deferred while one `collectPending()` runs; the set is made with the first. */
+interface Collection {
+  pending: Set<Promise<unknown>> | null;
+}
+
+let collector: Collection | null = null;
+
+/** What `collectPending()` answers when no field deferred a value. */
+const NOTHING_PENDING: ReadonlySet<Promise<unknown>> = new Set();
 
 /** True for promises and other thenables. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -19,12 +27,13 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * Run `build` (synchronous) and return what it built with the promises that fields deferred
  * while it ran (empty when none did).
  */
-export function collectPending<T>(build: () => T): { value: T; pending: Set<Promise<unknown>> } {
+export function collectPending<T>(build: () => T): { value: T; pending: ReadonlySet<Promise<unknown>> } {
   const outer = collector;
-  const pending = new Set<Promise<unknown>>();
-  collector = pending;
+  const collection: Collection = { pending: null };
+  collector = collection;
   try {
-    return { value: build(), pending };
+    const value = build();
+    return { value, pending: collection.pending ?? NOTHING_PENDING };
   } finally {
     collector = outer;
   }
@@ -42,7 +51,7 @@ export function deferValue(value: PromiseLike<unknown>, describe: () => string):
     throw new Error(`${describe()} returned a Promise, which the synchronous \`serializer.data\` cannot wait for: ` +
       'use `await serializer.getData()` (generic views do).');
   }
-  collector.add(promise);
+  (collector.pending ??= new Set()).add(promise);
   return promise;
 }
 
@@ -50,7 +59,7 @@ export function deferValue(value: PromiseLike<unknown>, describe: () => string):
  * Await the `pending` promises found inside `data` (objects and arrays, walked in place) and
  * put each one's value where the promise was. Rejects with the first rejection.
  */
-export async function resolvePending(data: unknown, pending: Set<Promise<unknown>>): Promise<void> {
+export async function resolvePending(data: unknown, pending: ReadonlySet<Promise<unknown>>): Promise<void> {
   if (!pending.size) return;
   const slots: Array<{ holder: Record<string | number, unknown>; key: string | number; promise: Promise<unknown> }> = [];
   const visit = (node: unknown): void => {
