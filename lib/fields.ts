@@ -496,8 +496,17 @@ export class Field<TOutput = unknown, TInput = TOutput, TOptions extends FieldOp
 
   /** `internal` once the validators passed: at once, or a promise while one answers late. */
   private validatedAfterValidators(internal: unknown): unknown {
-    const checking = this.runValidators === Field.prototype.runValidators ? this.validatorsNow(internal) : this.runValidators(internal);
+    const checking = this.validatorsOf(internal);
     return checking ? checking.then(() => internal) : internal;
+  }
+
+  /**
+   * `runValidators(value)`, as nothing when it is the library's and every validator answered at
+   * once; an overridden `runValidators()` is called. Serializers override it to validate with
+   * their read-only defaults.
+   */
+  protected validatorsOf(value: unknown): Promise<void> | undefined {
+    return this.runValidators === Field.prototype.runValidators ? this.validatorsNow(value) : this.runValidators(value);
   }
 
   /** Run every validator, collecting their messages into one `ValidationError`. */

@@ -284,11 +284,6 @@ export abstract class BaseSerializer<TInstance = unknown, TValidated = Record<st
     }
   }
 
-  /** `runValidators(value)`, as nothing when it is the library's and every validator answered at once. */
-  protected validatorsOf(value: unknown): Promise<void> | undefined {
-    return this.runValidators === Field.prototype.runValidators ? this.validatorsNow(value) : this.runValidators(value);
-  }
-
   /** The "no errors" value: `{}` (or `[]` for lists). */
   protected emptyErrors(): unknown {
     return {};
