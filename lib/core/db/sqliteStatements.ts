@@ -31,6 +31,8 @@ interface Entry {
   state: 'preparing' | 'ready' | 'failed';
   /** Calls that arrived while the statement was being prepared. */
   waiting: Array<() => void>;
+  /** When the statement was last used (a counter): the least recently used is evicted. */
+  used: number;
 }
 
 const MAX_STATEMENTS = 256;
@@ -45,25 +47,28 @@ function hasParameters(params: unknown): boolean {
 export function cacheStatements(handle: StatementCachingHandle): void {
   const entries = new Map<string, Entry>();
   const originals = { all: handle.all, run: handle.run };
+  // A use stamps the entry instead of moving it to the end of the map: deleting and re-adding
+  // a key on every statement churns the map; the oldest is searched for only when it is full.
+  let clock = 0;
 
   const evictOldest = (): void => {
-    for (const [sql, entry] of entries) {
-      if (entry.state !== 'ready') continue;
-      entries.delete(sql);
-      entry.statement.finalize();
-      return;
+    let oldest: [string, Entry] | null = null;
+    for (const pair of entries) {
+      if (pair[1].state === 'ready' && (oldest === null || pair[1].used < oldest[1].used)) oldest = pair;
     }
+    if (oldest === null) return;
+    entries.delete(oldest[0]);
+    oldest[1].statement.finalize();
   };
 
   const entryFor = (sql: string): Entry => {
     const known = entries.get(sql);
     if (known) {
-      entries.delete(sql);
-      entries.set(sql, known);
+      known.used = ++clock;
       return known;
     }
     if (entries.size >= MAX_STATEMENTS) evictOldest();
-    const entry: Entry = { statement: null as unknown as SqliteStatement, state: 'preparing', waiting: [] };
+    const entry: Entry = { statement: null as unknown as SqliteStatement, state: 'preparing', waiting: [], used: ++clock };
     entries.set(sql, entry);
     entry.statement = handle.prepare(sql, (error: Error | null) => {
       entry.state = error ? 'failed' : 'ready';
@@ -77,11 +82,16 @@ export function cacheStatements(handle: StatementCachingHandle): void {
 
   for (const method of ['all', 'run'] as const) {
     handle[method] = function (this: StatementCachingHandle, sql: string, ...rest: unknown[]): unknown {
-      const [params, callback] = rest;
+      const params = rest[0];
+      const callback = rest[1];
       if (rest.length !== 2 || typeof callback !== 'function' || !hasParameters(params) || !CACHEABLE.test(sql)) {
         return originals[method].call(this, sql, ...rest);
       }
       const entry = entryFor(sql);
+      if (entry.state === 'ready') {
+        entry.statement[method](params, callback as Callback);
+        return this;
+      }
       const execute = (): void => {
         if (entry.state === 'failed') {
           originals[method].call(handle, sql, params, callback);

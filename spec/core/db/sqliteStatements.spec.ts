@@ -64,4 +64,26 @@ test('statements :: a statement that cannot be prepared fails every time, the sa
   assert.is(await LibAuthor.objects.filter({ name: 'ann' }).count(), 1);
 });
 
+test('statements :: a full cache evicts the least recently used statement, not the first prepared', async () => {
+  if (getVendor() !== 'sqlite') return;
+  const sequelize = getSequelize();
+  const select = (i: number): Promise<unknown> => sequelize.query(`SELECT ${i} AS n, name FROM library_author WHERE name = $1`, { bind: ['ann'] });
+  const prepared = await withPrepareCount(async () => {
+    await select(0);
+    await select(1);
+    // Statements 2..300 fill the cache past its 256 entries; statement 0 is used between them,
+    // so it is always recent, and statement 1 is the oldest unused one.
+    for (let i = 2; i <= 300; i++) {
+      await select(i);
+      if (i % 50 === 0) await select(0);
+    }
+    await select(0);
+    await select(1);
+  });
+  const count = (i: number): number => prepared.filter((sql) => sql.startsWith(`SELECT ${i} AS n,`)).length;
+  assert.is(count(0), 1, 'the statement kept in use is prepared once');
+  assert.is(count(1), 2, 'the least recently used statement was evicted and is prepared again');
+  assert.is(count(300), 1);
+});
+
 test.run();
