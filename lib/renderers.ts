@@ -81,24 +81,34 @@ export class JSONRenderer extends BaseRenderer {
 
   /** Render `data` into JSON bytes; null renders as an empty body. */
   render(data: unknown, acceptedMediaType: string | null = null, rendererContext: RendererContext = {}): Buffer {
-    if (data === null || data === undefined) return Buffer.alloc(0);
+    return Buffer.from(this.renderText(data, acceptedMediaType, rendererContext), 'utf8');
+  }
+
+  /**
+   * Render `data` into JSON text (its UTF-8 bytes are what `render()` answers); null renders
+   * as an empty text. A response rendered by a JSON renderer that does not override `render()`
+   * keeps this text as its content, and the server writes it without a copy into bytes first.
+   */
+  renderText(data: unknown, acceptedMediaType: string | null = null, rendererContext: RendererContext = {}): string {
+    if (data === null || data === undefined) return '';
     const indent = this.getIndent(acceptedMediaType, rendererContext);
     const ensureAscii = this.ensureAscii ?? !apiSettings.UNICODE_JSON;
-    let ret = dumps(data, {
+    const ret = dumps(data, {
       indent,
       ensureAscii,
       compact: this.compact ?? apiSettings.COMPACT_JSON,
       strict: this.strict ?? apiSettings.STRICT_JSON,
     });
-    // With `ensureAscii` the text is ASCII only (every other character escaped): its bytes are
-    // its characters, and there is no \u2028 or \u2029 to escape.
-    if (ensureAscii) return Buffer.from(ret, 'latin1');
-    // We always fully escape \u2028 and \u2029 so that the output is a valid JavaScript literal too
-    // (looked for first: replacing copies the text even when neither is there).
-    if (LINE_SEPARATORS.test(ret)) ret = ret.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-    return Buffer.from(ret, 'utf8');
+    // With `ensureAscii` every other character is escaped, so there is no \u2028 or \u2029.
+    // Otherwise they are always fully escaped so that the output is a valid JavaScript literal
+    // too (looked for first: replacing copies the text even when neither is there).
+    if (ensureAscii || !LINE_SEPARATORS.test(ret)) return ret;
+    return ret.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   }
 }
+
+/** `JSONRenderer.prototype.render`: a renderer still using it renders through `renderText()`. */
+export const JSON_RENDER = JSONRenderer.prototype.render;
 
 // ---------------------------------------------------------------------------------------------
 // Templates

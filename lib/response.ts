@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { HttpResponse } from './core/http';
-import type { BaseRenderer, RendererContext } from './renderers';
+import { JSON_RENDER, type BaseRenderer, type JSONRenderer, type RendererContext } from './renderers';
 
 /** Options of the `Response` constructor. */
 export interface ResponseOptions {
@@ -62,7 +62,8 @@ export class Response extends HttpResponse {
    * rendering removes Content-Type.
    */
   async renderContent(): Promise<Buffer> {
-    return renderContentNow(this);
+    const content = await renderContentNow(this);
+    return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   }
 
   /**
@@ -71,14 +72,14 @@ export class Response extends HttpResponse {
    */
   render(): Promise<this> {
     if (this.isRendered) return Promise.resolve(this);
-    let content: Buffer | Promise<Buffer>;
+    let content: Buffer | string | Promise<Buffer | string>;
     try {
       content = this.renderContent === baseRenderContent ? renderContentNow(this) : this.renderContent();
     } catch (error) {
       return Promise.reject(error);
     }
-    if (Buffer.isBuffer(content)) return Promise.resolve(setRendered(this, content));
-    return content.then((bytes) => setRendered(this, bytes));
+    if (typeof content === 'string' || Buffer.isBuffer(content)) return Promise.resolve(setRendered(this, content));
+    return content.then((rendered) => setRendered(this, rendered));
   }
 
   /** The reason phrase of the status, e.g. `Not Found`. */
@@ -89,9 +90,10 @@ export class Response extends HttpResponse {
 
 /**
  * `Response.renderContent()`'s work, synchronous while the renderer answers synchronously
- * (the JSON renderer does): a promise only from an asynchronous renderer.
+ * (the JSON renderer does): a promise only from an asynchronous renderer. A JSON renderer
+ * that does not override `render()` answers its text, kept as the content as it is.
  */
-function renderContentNow(response: Response): Buffer | Promise<Buffer> {
+function renderContentNow(response: Response): Buffer | string | Promise<Buffer> {
   const renderer = response.acceptedRenderer;
   if (!renderer) throw new Error('.acceptedRenderer not set on Response');
   if (response.acceptedMediaType === null) throw new Error('.acceptedMediaType not set on Response');
@@ -107,6 +109,11 @@ function renderContentNow(response: Response): Buffer | Promise<Buffer> {
   else contentType = mediaType;
   response.setHeader('Content-Type', contentType);
 
+  if (renderer.render === JSON_RENDER) {
+    const text = (renderer as JSONRenderer).renderText(response.data, response.acceptedMediaType, context);
+    if (text.length === 0) response.removeHeader('Content-Type');
+    return text;
+  }
   const ret = renderer.render(response.data, response.acceptedMediaType, context);
   if (typeof ret === 'object' && !Buffer.isBuffer(ret)) return Promise.resolve(ret).then((value) => toBytes(response, value, charset));
   return toBytes(response, ret, charset);
@@ -122,9 +129,9 @@ function toBytes(response: Response, ret: string | Buffer, charset: string | nul
   return bytes;
 }
 
-/** Keep the rendered bytes on `response`. */
-function setRendered<R extends Response>(response: R, bytes: Buffer): R {
-  response.content = bytes;
+/** Keep the rendered content (bytes, or a JSON renderer's text) on `response`. */
+function setRendered<R extends Response>(response: R, content: Buffer | string): R {
+  response.content = content;
   response.isRendered = true;
   return response;
 }

@@ -56,7 +56,7 @@ function prepared(data: unknown, renderer: BaseRenderer, response = new Response
 async function outcome(data: unknown, renderer: BaseRenderer): Promise<unknown> {
   try {
     const response = await prepared(data, renderer).render();
-    return { text: response.text, contentType: response.getHeader('Content-Type') ?? null, rendered: response.isRendered, buffer: Buffer.isBuffer(response.content) };
+    return { text: response.text, contentType: response.getHeader('Content-Type') ?? null, rendered: response.isRendered, bytes: response.contentBytes.toString('hex') };
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
@@ -76,6 +76,17 @@ test('render :: a synchronous and an asynchronous renderer give the same respons
     assert.equal(await outcome(data, sync()), expected, label);
     assert.equal((expected as { rendered: boolean }).rendered, true, label);
   }
+});
+
+test('render :: a JSON renderer keeps its text as the content; an overriding one gives bytes; both write the same bytes', async () => {
+  const data = { a: 1, b: 'é', c: '\u2028' };
+  const plain = await prepared(data, new JSONRenderer()).render();
+  const overriding = await prepared(data, new AsyncJSON()).render();
+  assert.type(plain.content, 'string');
+  assert.ok(Buffer.isBuffer(overriding.content));
+  assert.is(plain.contentBytes.toString('hex'), overriding.contentBytes.toString('hex'));
+  assert.is(plain.text, '{"a":1,"b":"é","c":"\\u2028"}');
+  assert.ok(Buffer.isBuffer(await prepared(data, new JSONRenderer()).renderContent()), 'renderContent() still answers bytes');
 });
 
 test('render :: errors arrive as rejections, never as a throw', async () => {
