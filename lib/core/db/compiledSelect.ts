@@ -56,7 +56,13 @@ interface SequelizeModelInternals {
   _paranoidClause(model: unknown, options: unknown): Record<string, unknown>;
 }
 
-const shapes = new WeakMap<object, Map<string, CompiledShape>>();
+const shapes = new WeakMap<object, Map<string, ShapePair>>();
+
+/** A shape key's compiled SELECTs, with a WHERE condition and without (kept apart, the key string not rebuilt per run). */
+interface ShapePair {
+  filtered: CompiledShape | null;
+  unfiltered: CompiledShape | null;
+}
 
 /**
  * Prepare `findOptions` the way `Model.findAll()` does (scopes, includes, attributes, paranoid
@@ -150,16 +156,21 @@ export function runCompiledSelect<M extends Model>(model: ModelCtor<M>, run: Com
 function runCompiledSelectNow<M extends Model>(model: ModelCtor<M>, run: CompiledSelectRun): Promise<M[]> {
   const { sequelize } = ensureModel(model);
   const filtered = run.where !== null;
-  const key = `${filtered ? 'w' : '-'}${run.key}`;
   let byKey = shapes.get(model);
   if (!byKey) {
     byKey = new Map();
     shapes.set(model, byKey);
   }
-  let compiled = byKey.get(key);
+  let pair = byKey.get(run.key);
+  if (!pair) {
+    pair = { filtered: null, unfiltered: null };
+    byKey.set(run.key, pair);
+  }
+  let compiled = filtered ? pair.filtered : pair.unfiltered;
   if (!compiled || compiled.generation !== bindGeneration()) {
     compiled = compileShape(model, run.shape(), filtered);
-    byKey.set(key, compiled);
+    if (filtered) pair.filtered = compiled;
+    else pair.unfiltered = compiled;
   }
   const sql = statementText(compiled, run);
   let options = compiled.options as unknown as DecodeOptions;

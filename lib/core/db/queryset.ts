@@ -73,6 +73,47 @@ interface Narrowing {
   key: string;
 }
 
+/** A shape key worked out for one combination of a query's shape parts (compared by identity). */
+interface ShapeKeyMemo {
+  model: object;
+  ordering: readonly string[];
+  reversed: boolean;
+  readPaths: ReadonlyArray<readonly string[]> | null;
+  narrowing: Narrowing | null;
+  key: string;
+}
+
+/**
+ * Shape keys by `selectRelated` list: a query cloned from another shares its lists, so its key
+ * is found again instead of being serialized on every run. At most `MAX_SHAPE_KEYS` per list.
+ */
+const shapeKeys = new WeakMap<readonly string[], ShapeKeyMemo[]>();
+const MAX_SHAPE_KEYS = 16;
+
+/** No `selectRelated()` list. */
+const NO_RELATIONS: readonly string[] = Object.freeze([]);
+
+/**
+ * One frozen list per distinct `selectRelated()` list (at most `MAX_INTERNED` kept): the
+ * queries a view builds per request share their lists, so their shape keys are found again.
+ */
+const internedLists = new Map<string, readonly string[]>();
+const MAX_INTERNED = 256;
+
+function internedRelations(relations: string[]): readonly string[] {
+  const name = relations.join('\u0000');
+  let list = internedLists.get(name);
+  if (list === undefined) {
+    if (internedLists.size >= MAX_INTERNED) internedLists.clear();
+    list = Object.freeze(relations);
+    internedLists.set(name, list);
+  }
+  return list;
+}
+
+/** The ordering of a `get()`: none (one frozen list, so its shape key is found again). */
+const NO_ORDERING: readonly string[] = Object.freeze([]);
+
 /** The narrowing of each `deferExcept()` path list (a per-class list is worked out once). */
 const narrowings = new WeakMap<object, Narrowing>();
 
@@ -194,10 +235,14 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
    * A path already selected is not added again; no arguments clears the list.
    */
   selectRelated(...relations: string[]): QuerySet<M, T> {
-    if (!relations.length) return this.clone({ selectRelated: [] });
-    const selected = [...this.state.selectRelated];
-    for (const relation of relations) if (!selected.includes(relation)) selected.push(relation);
-    return this.clone({ selectRelated: selected });
+    if (!relations.length) return this.clone({ selectRelated: NO_RELATIONS });
+    const current = this.state.selectRelated;
+    let selected: string[] | null = null;
+    for (const relation of relations) {
+      if ((selected ?? current).includes(relation)) continue;
+      (selected ??= [...current]).push(relation);
+    }
+    return selected === null ? this.clone({}) : this.clone({ selectRelated: internedRelations(selected) });
   }
 
   /** Load these relations with one extra query each: `'snippets'`, `'groups'`, `'owner'`. */
@@ -419,7 +464,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     const narrowedTo = readPaths ?? loadedPaths;
     const narrowing = loadedPaths ? narrowingOf(this.modelCtor, loadedPaths) : null;
     const rows = runCompiledSelect(this.modelCtor, {
-      key: `${JSON.stringify([this.state.selectRelated, this.getOrdering(), readPaths])}${narrowing ? `|${narrowing.key}` : ''}`,
+      key: this.shapeKey(readPaths, narrowing),
       shape: () => (narrowedTo ? plainRowShape(this.modelCtor, this.shapeOptions(), narrowedTo) : this.shapeOptions()),
       reader: readPaths ? () => plainRowReader(this.modelCtor, readPaths) : null,
       where,
@@ -432,6 +477,26 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
       deferUnloaded(instances, this.modelCtor, narrowing.tree);
       return instances;
     });
+  }
+
+  /** The compiled-shape key of this query: its joins, ordering, read paths and narrowing. */
+  private shapeKey(readPaths: ReadonlyArray<readonly string[]> | null, narrowing: Narrowing | null): string {
+    const state = this.state;
+    const ordering = state.ordering ?? this.model.meta?.ordering ?? NO_ORDERING;
+    let memos = shapeKeys.get(state.selectRelated);
+    if (memos) {
+      for (let i = 0; i < memos.length; i++) {
+        const memo = memos[i];
+        if (memo.model === this.model && memo.ordering === ordering && memo.reversed === state.reversed && memo.readPaths === readPaths && memo.narrowing === narrowing) return memo.key;
+      }
+    } else {
+      memos = [];
+      shapeKeys.set(state.selectRelated, memos);
+    }
+    const key = `${JSON.stringify([state.selectRelated, this.getOrdering(), readPaths])}${narrowing ? `|${narrowing.key}` : ''}`;
+    if (memos.length >= MAX_SHAPE_KEYS) memos.shift();
+    memos.push({ model: this.model, ordering, reversed: state.reversed, readPaths, narrowing, key });
+    return key;
   }
 
   /**
@@ -529,7 +594,7 @@ export class QuerySet<M extends Model, T extends QueryShape = QueryShapeOf<M>> i
     const where = conditions.length ? [...state.where, Q.and(...conditions)] : state.where;
     const qs = state.limit || state.offset
       ? new QuerySet<M, T>(this.model, { ...state, where })
-      : new QuerySet<M, T>(this.model, { ...state, where, ordering: [], reversed: false, limit: state.limit === null ? MAX_GET_RESULTS : 0 });
+      : new QuerySet<M, T>(this.model, { ...state, where, ordering: NO_ORDERING, reversed: false, limit: state.limit === null ? MAX_GET_RESULTS : 0 });
     return qs.fetch();
   }
 
