@@ -2178,8 +2178,9 @@ export class SerializerMethodField<const O extends SerializerMethodFieldOptions 
     super.bind(fieldName, parent);
     const name = this.methodName ?? methodNameFor('get', fieldName);
     const method: unknown = Reflect.get(parent, name);
-    assert(typeof method === 'function',
-      `SerializerMethodField \`${fieldName}\` on \`${parent.constructor.name}\` needs a method \`${name}(obj)\` on the serializer.`);
+    if (typeof method !== 'function') {
+      assert.fail(`SerializerMethodField \`${fieldName}\` on \`${parent.constructor.name}\` needs a method \`${name}(obj)\` on the serializer.`);
+    }
     this.methodName = this.methodName ?? null;
     this.method = (method as (obj: unknown) => unknown).bind(parent);
   }

@@ -186,10 +186,10 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
    * Override it to depend on the request (e.g. only the user's own objects).
    */
   getQueryset(): QuerySet<M> {
-    assert(
-      this.queryset !== null && this.queryset !== undefined,
-      `'${this.constructor.name}' should either include a \`queryset\` attribute, or override the \`getQueryset()\` method.`,
-    );
+    // The message is built only when the check fails (this runs on every request).
+    if (this.queryset === null || this.queryset === undefined) {
+      assert.fail(`'${this.constructor.name}' should either include a \`queryset\` attribute, or override the \`getQueryset()\` method.`);
+    }
     return this.queryset.all();
   }
 
@@ -218,11 +218,13 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
       }
     }
     const lookupUrlKwarg = this.lookupUrlKwarg || this.lookupField;
-    assert(
-      lookupUrlKwarg in this.kwargs,
-      `Expected view ${this.constructor.name} to be called with a URL keyword argument named "${lookupUrlKwarg}". ` +
-        'Fix your URL conf, or set the `.lookupField` attribute on the view correctly.',
-    );
+    // The message is built only when the check fails (this runs on every request).
+    if (!(lookupUrlKwarg in this.kwargs)) {
+      assert.fail(
+        `Expected view ${this.constructor.name} to be called with a URL keyword argument named "${lookupUrlKwarg}". ` +
+          'Fix your URL conf, or set the `.lookupField` attribute on the view correctly.',
+      );
+    }
     const lookups = { [this.lookupField]: this.kwargs[lookupUrlKwarg] };
     const obj = await getObjectOr404(queryset, lookups);
     if (whole === null) {
@@ -274,11 +276,10 @@ export class GenericAPIView<M extends Model = Model, S extends GenericSerializer
    * or action (e.g. a different serializer for admins).
    */
   getSerializerClass(): GenericSerializerClass<S> {
-    assert(
-      this.serializerClass !== null && this.serializerClass !== undefined,
-      `'${this.constructor.name}' should either include a \`serializerClass\` attribute, or override the ` +
-        '`getSerializerClass()` method.',
-    );
+    // The message is built only when the check fails (this runs on every request).
+    if (this.serializerClass === null || this.serializerClass === undefined) {
+      assert.fail(`'${this.constructor.name}' should either include a \`serializerClass\` attribute, or override the \`getSerializerClass()\` method.`);
+    }
     return this.serializerClass;
   }
 

@@ -98,7 +98,7 @@ export class RelatedField<O extends RelatedFieldOptions = NoOptions, TOutput = u
 
   /** The queryset input values are looked up in (a fresh clone each call). */
   getQueryset(): RelatedQuerySet {
-    assert(this.queryset !== null, `${this.constructor.name} needs a queryset for writes.`);
+    if (this.queryset === null) assert.fail(`${this.constructor.name} needs a queryset for writes.`);
     return this.queryset.all();
   }
 
@@ -463,8 +463,10 @@ export class HyperlinkedRelatedField<O extends HyperlinkedFieldOptions = Hyperli
 
   override toRepresentation(value: unknown): unknown {
     const context = this.context;
-    assert('request' in context,
-      `\`${this.constructor.name}\` requires the request in the serializer context. Add \`context={'request': request}\` when instantiating the serializer.`);
+    // The message is built only when the check fails (this runs for every value represented).
+    if (!('request' in context)) {
+      assert.fail(`\`${this.constructor.name}\` requires the request in the serializer context. Add \`context={'request': request}\` when instantiating the serializer.`);
+    }
     const request = context.request as ContextRequest;
     let format = (context.format as string | null | undefined) ?? null;
     if (format && this.format && this.format !== format) format = this.format;

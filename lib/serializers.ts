@@ -1421,18 +1421,18 @@ export class ModelSerializer<M extends Model = Model, TValidated extends object 
   /** Refuse writable nested data in the default `create()`/`update()`, as the original does. */
   protected raiseErrorsOnNestedWrites(methodName: string, validatedData: Record<string, unknown>): void {
     const info = getFieldInfo(modelOf(metaOf(this)));
-    const name = this.constructor.name;
+    // The messages are built only when a check fails (this runs on every create() and update()).
+    const nestedValue = (name: string): boolean => name in validatedData && relationNamed(info, name) !== undefined
+      && (Array.isArray(validatedData[name]) || isPlainObject(validatedData[name]));
     for (const field of this.writableFields) {
-      const source = String(field.source);
-      assert(!(field instanceof BaseSerializer && source in validatedData && relationNamed(info, source)
-        && (Array.isArray(validatedData[source]) || isPlainObject(validatedData[source]))),
-      `The \`.${methodName}()\` method does not support writable nested fields by default.\nWrite an explicit ` +
-        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`readOnly: true\` on nested serializer fields.`);
-      const first = field.sourceAttrs[0];
-      assert(!(field.sourceAttrs.length > 1 && first in validatedData && relationNamed(info, first)
-        && (Array.isArray(validatedData[first]) || isPlainObject(validatedData[first]))),
-      `The \`.${methodName}()\` method does not support writable dotted-source fields by default.\nWrite an explicit ` +
-        `\`.${methodName}()\` method for serializer \`${name}\`, or set \`readOnly: true\` on dotted-source serializer fields.`);
+      if (field instanceof BaseSerializer && nestedValue(String(field.source))) {
+        assert.fail(`The \`.${methodName}()\` method does not support writable nested fields by default.\nWrite an explicit ` +
+          `\`.${methodName}()\` method for serializer \`${this.constructor.name}\`, or set \`readOnly: true\` on nested serializer fields.`);
+      }
+      if (field.sourceAttrs.length > 1 && nestedValue(field.sourceAttrs[0])) {
+        assert.fail(`The \`.${methodName}()\` method does not support writable dotted-source fields by default.\nWrite an explicit ` +
+          `\`.${methodName}()\` method for serializer \`${this.constructor.name}\`, or set \`readOnly: true\` on dotted-source serializer fields.`);
+      }
     }
   }
 

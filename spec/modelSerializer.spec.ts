@@ -241,6 +241,28 @@ test('nested writes :: the default create refuses writable nested data', async (
   assert.match(message, /The `.create\(\)` method does not support writable nested fields by default./);
 });
 
+test('nested writes :: the default create and update refuse writable dotted-source data, naming the serializer', async () => {
+  class DottedWrite extends ModelSerializer {
+    static Meta = { model: SArticle, fields: ['id', 'title', 'ownerName'] };
+    static fields = { ownerName: new CharField({ source: 'owner.username' }) };
+  }
+  const messageOf = async (s: DottedWrite): Promise<string> => {
+    assert.is(await s.isValid(), true);
+    try {
+      await s.save();
+    } catch (error) {
+      return String(error);
+    }
+    return 'saved';
+  };
+  const created = await messageOf(new DottedWrite({ data: { title: 'Dotted', ownerName: 'x' } }));
+  assert.match(created, 'The `.create()` method does not support writable dotted-source fields by default.\nWrite an explicit `.create()` method for serializer `DottedWrite`');
+  const article = await SArticle.objects.get({ title: 'First' });
+  const updated = await messageOf(new DottedWrite(article, { data: { title: 'Dotted', ownerName: 'x' } }));
+  assert.match(updated, 'The `.update()` method does not support writable dotted-source fields by default.');
+  assert.is((await SArticle.objects.get({ id: article.id })).title, 'First', 'nothing was saved');
+});
+
 test('depth and reverse relations :: nested read-only representation', async () => {
   class Depth extends ModelSerializer {
     static Meta = { model: SArticle, fields: ['id', 'title', 'owner', 'tags'], depth: 1 };
