@@ -3,7 +3,8 @@
  * (`readySqliteConnection()` in `lib/core/db/connection.ts`) only while the connection
  * manager's `getConnection` is the one that opened and tuned it: a replaced `getConnection`
  * (as `migrate` wraps it for its run) is called for every statement again, and once it is
- * put back the shared connection is ready again.
+ * put back the shared connection is ready again. A failed statement is attempted again on it
+ * as Sequelize's `retry` option says (SQLITE_BUSY).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -58,6 +59,61 @@ test('ready connection :: a replaced getConnection() is called for every stateme
   }
   assert.ok(readySqliteConnection(manager) !== null, 'ready again once getConnection is put back');
   assert.is(await selectOne(), 1);
+});
+
+test('ready connection :: a statement failing with SQLITE_BUSY is attempted again as Sequelize\'s retry option says, up to its max', async () => {
+  if (getVendor() !== 'sqlite') return;
+  assert.is(await selectOne(), 1);
+  const sequelize = getSequelize() as unknown as { options: { retry?: unknown } };
+  const handle = readySqliteConnection(managerOf()) as { all(sql: string, params: unknown, callback: (this: unknown, error: Error | null, rows?: unknown[]) => void): unknown };
+  assert.ok(handle !== null);
+  const originalAll = handle.all;
+  const originalRetry = sequelize.options.retry;
+  let failuresLeft = 0;
+  let calls = 0;
+  handle.all = function (this: unknown, sql: string, params: unknown, callback: (this: unknown, error: Error | null, rows?: unknown[]) => void): unknown {
+    if (!sql.includes('busy_probe')) return originalAll.call(this, sql, params, callback);
+    calls += 1;
+    if (failuresLeft > 0) {
+      failuresLeft -= 1;
+      process.nextTick(() => callback.call({}, Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY', errno: 5 })));
+      return this;
+    }
+    return originalAll.call(this, sql, params, callback);
+  };
+  const probe = async (): Promise<unknown> => (await runStatement(getSequelize(), 'SELECT 7 AS busy_probe', [], { type: 'SELECT' })).rows[0]?.busy_probe;
+  try {
+    sequelize.options.retry = { max: 3, match: [/SQLITE_BUSY/], backoffBase: 1, backoffExponent: 1 };
+    failuresLeft = 2;
+    assert.is(await probe(), 7, 'answered by the third attempt');
+    assert.is(calls, 3);
+
+    calls = 0;
+    failuresLeft = 5;
+    let message = '';
+    try {
+      await probe();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    assert.match(message, 'SQLITE_BUSY', 'the last failure is reported');
+    assert.is(calls, 3, 'no more attempts than retry.max');
+
+    calls = 0;
+    failuresLeft = 1;
+    sequelize.options.retry = { max: 3, match: [/something else/], backoffBase: 1 };
+    message = '';
+    try {
+      await probe();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    assert.match(message, 'SQLITE_BUSY');
+    assert.is(calls, 1, 'an error retry.match does not name is not retried');
+  } finally {
+    handle.all = originalAll;
+    sequelize.options.retry = originalRetry;
+  }
 });
 
 test.run();
