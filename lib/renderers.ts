@@ -107,9 +107,6 @@ export class JSONRenderer extends BaseRenderer {
   }
 }
 
-/** `JSONRenderer.prototype.render`: a renderer still using it renders through `renderText()`. */
-export const JSON_RENDER = JSONRenderer.prototype.render;
-
 // ---------------------------------------------------------------------------------------------
 // Templates
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { HttpResponse } from './core/http';
-import { JSON_RENDER, type BaseRenderer, type JSONRenderer, type RendererContext } from './renderers';
+import { JSONRenderer, type BaseRenderer, type RendererContext } from './renderers';
 
 /** Options of the `Response` constructor. */
 export interface ResponseOptions {
@@ -109,8 +109,9 @@ function renderContentNow(response: Response): Buffer | string | Promise<Buffer>
   else contentType = mediaType;
   response.setHeader('Content-Type', contentType);
 
-  if (renderer.render === JSON_RENDER) {
-    const text = (renderer as JSONRenderer).renderText(response.data, response.acceptedMediaType, context);
+  // A JSON renderer whose render() is the library's renders through renderText().
+  if (renderer instanceof JSONRenderer && renderer.render === jsonRender) {
+    const text = renderer.renderText(response.data, response.acceptedMediaType, context);
     if (text.length === 0) response.removeHeader('Content-Type');
     return text;
   }
@@ -135,6 +136,9 @@ function setRendered<R extends Response>(response: R, content: Buffer | string):
   response.isRendered = true;
   return response;
 }
+
+// The JSON renderer's own `render()`, to tell a subclass that overrides it (see `renderContentNow`).
+const jsonRender = JSONRenderer.prototype.render;
 
 // The base implementation, to tell a subclass that overrides it (see `render`).
 const baseRenderContent = Response.prototype.renderContent;
