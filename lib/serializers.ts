@@ -441,13 +441,31 @@ interface RelationNode {
 type RelationTree = Map<string, RelationNode>;
 
 /**
+ * What decides the relations one readable field reads (see `collectFieldRelations()`): its
+ * class, name, source path, the pk-only shortcut, and the class of a list's or many-field's child.
+ */
+interface TreeFieldSignature {
+  type: object;
+  name: string;
+  sourceAttrs: readonly string[];
+  pkOnly: boolean;
+  childType: object | null;
+}
+
+/** A class's relation tree for one model, with the signatures of the fields it was collected from. */
+interface ClassRelationTree {
+  tree: RelationTree;
+  fields: TreeFieldSignature[];
+}
+
+/**
  * Per serializer class (keyed by the unbound field map `getFields()` answers, which
  * ModelSerializer and declared-field serializers compute once per class): the representation
  * plan and the relation trees, compiled from the first instance whose fields nobody touched.
  * Emptied whenever a setting changes (formats, time zone and URL field name feed them).
  */
 let classPlans = new WeakMap<Map<string, Field>, RepresentationPlan>();
-let classRelationTrees = new WeakMap<Map<string, Field>, Map<ModelCtor, RelationTree>>();
+let classRelationTrees = new WeakMap<Map<string, Field>, Map<ModelCtor, ClassRelationTree>>();
 onSettingChanged(() => {
   classPlans = new WeakMap();
   classRelationTrees = new WeakMap();
@@ -483,9 +501,12 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
   private plan: RepresentationPlan | undefined;
   private writable: WritableEntry[] | undefined;
   private relationTree: Map<ModelCtor, RelationTree> | undefined;
+  /** The representation `data` answered, marked with this serializer (`returnDict()`). */
+  private markedData: ReturnDict | undefined;
 
   override copy(): this {
     const clone = super.copy();
+    clone.markedData = undefined;
     clone.boundFields = undefined;
     clone.readable = undefined;
     clone.plan = undefined;
@@ -678,7 +699,10 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
   }
 
   override get data(): ReturnDict {
-    return returnDict(super.data as Record<string, unknown>, this);
+    const data = super.data as Record<string, unknown>;
+    // The representation is kept (`hasData`): mark it as this serializer's once, not per read.
+    if (this.markedData !== data) this.markedData = returnDict(data, this);
+    return this.markedData;
   }
 
   override get errors(): ReturnDict {
@@ -689,24 +713,33 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
   relationsFor(model: ModelCtor): RelationTree {
     let tree = this.relationTree?.get(model);
     if (tree) return tree;
-    // Fields nobody touched read what the class's fields read: share the class's trees.
-    const shareable = this.boundFields === undefined && usesDefaultFieldAccessors(this.constructor);
-    const key = shareable ? this.getFields() : null;
-    tree = key ? classRelationTrees.get(key)?.get(model) : undefined;
-    if (!tree) {
-      tree = new Map();
-      collectRelations(this, model, tree);
-      if (key) {
-        let trees = classRelationTrees.get(key);
-        if (!trees) classRelationTrees.set(key, trees = new Map());
-        trees.set(model, tree);
-      }
-    }
+    tree = this.classRelationTree(model) ?? collectRelations(this.readableFields, model, new Map());
     if (!this.relationTree) this.relationTree = new Map();
     this.relationTree.set(model, tree);
     return tree;
   }
 
+  /**
+   * The class's relation tree for `model` (collected once from fresh copies of the class's
+   * fields) when this instance's readable fields read the same relations: nobody touched them,
+   * or they were only bound (validation binds them before a create's representation). Null
+   * when the fields were changed in a way that could read other relations, or the class reads
+   * its fields through accessors of its own.
+   */
+  private classRelationTree(model: ModelCtor): RelationTree | null {
+    if (!usesDefaultFieldAccessors(this.constructor)) return null;
+    const key = this.getFields();
+    let trees = classRelationTrees.get(key);
+    if (!trees) classRelationTrees.set(key, trees = new Map());
+    let shared = trees.get(model);
+    if (!shared) {
+      const fields = this.boundReadableFields(key);
+      shared = { tree: collectRelations(fields, model, new Map()), fields: fields.map(treeSignatureOf) };
+      trees.set(model, shared);
+    }
+    if (this.boundFields === undefined || sameTreeSignatures(shared.fields, this.readableFields)) return shared.tree;
+    return null;
+  }
 
   override async loadRelations(): Promise<void> {
     await this.instanceRelationsLoading();
@@ -750,9 +783,53 @@ function treeNode(tree: RelationTree, name: string, model: ModelCtor): RelationT
   return node.children;
 }
 
-/** Record in `tree` every relation `serializer`'s readable fields will read on `model` rows. */
-function collectRelations(serializer: Serializer<unknown, unknown>, model: ModelCtor, tree: RelationTree): void {
-  for (const field of serializer.readableFields) collectFieldRelations(field, model, tree);
+/** Record in `tree` every relation the readable `fields` will read on `model` rows; returns `tree`. */
+function collectRelations(fields: readonly Field[], model: ModelCtor, tree: RelationTree): RelationTree {
+  for (const field of fields) collectFieldRelations(field, model, tree);
+  return tree;
+}
+
+/** The class of the child whose fields or kind `collectFieldRelations()` reads, or null. */
+function treeChildTypeOf(field: Field): object | null {
+  if (field instanceof ListSerializer) return field.child.constructor;
+  if (field instanceof ManyRelatedField) return field.childRelation.constructor;
+  return null;
+}
+
+function treeSignatureOf(field: Field): TreeFieldSignature {
+  return {
+    type: field.constructor,
+    name: field.fieldName,
+    sourceAttrs: [...field.sourceAttrs],
+    pkOnly: field instanceof RelatedField && field.usePkOnlyOptimization(),
+    childType: treeChildTypeOf(field),
+  };
+}
+
+/** True when a nested serializer's fields are its class's: never bound, so never changed. */
+function untouchedNested(field: Field): boolean {
+  if (field instanceof Serializer) return field.sharedFieldsKey() !== null;
+  if (field instanceof ListSerializer && field.child instanceof Serializer) return field.child.sharedFieldsKey() !== null;
+  return true;
+}
+
+/**
+ * True when `fields` read the relations the class's fields (`signatures`) read: the same
+ * classes, names, source paths and pk-only shortcuts, and nested serializers left untouched.
+ */
+function sameTreeSignatures(signatures: readonly TreeFieldSignature[], fields: readonly Field[]): boolean {
+  if (signatures.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const signature = signatures[i];
+    const field = fields[i];
+    if (field.constructor !== signature.type || field.fieldName !== signature.name) return false;
+    const attrs = field.sourceAttrs;
+    if (attrs.length !== signature.sourceAttrs.length) return false;
+    for (let j = 0; j < attrs.length; j++) if (attrs[j] !== signature.sourceAttrs[j]) return false;
+    if ((field instanceof RelatedField && field.usePkOnlyOptimization()) !== signature.pkOnly) return false;
+    if (treeChildTypeOf(field) !== signature.childType || !untouchedNested(field)) return false;
+  }
+  return true;
 }
 
 function collectFieldRelations(field: Field, model: ModelCtor, tree: RelationTree): void {
@@ -778,8 +855,8 @@ function collectFieldRelations(field: Field, model: ModelCtor, tree: RelationTre
     node = treeNode(node, attr, relation.target);
     current = relation.target;
   }
-  if (field instanceof Serializer) collectRelations(field, current, node);
-  else if (field instanceof ListSerializer && field.child instanceof Serializer) collectRelations(field.child, current, node);
+  if (field instanceof Serializer) collectRelations(field.readableFields, current, node);
+  else if (field instanceof ListSerializer && field.child instanceof Serializer) collectRelations(field.child.readableFields, current, node);
   else if (field instanceof ManyRelatedField && field.childRelation instanceof SlugRelatedField) {
     // Slug fields read plain attributes of the related rows: nothing deeper.
   }
@@ -858,6 +935,8 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
   allowEmpty!: boolean;
   maxLength!: number | null;
   minLength!: number | null;
+  /** The representation `data` answered, marked with this serializer (`returnList()`). */
+  private markedData: ReturnList | undefined;
 
   constructor(options: ListSerializerOptions) {
     const { child, allowEmpty, maxLength, minLength, ...rest } = options;
@@ -875,6 +954,7 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
 
   override copy(): this {
     const clone = super.copy();
+    clone.markedData = undefined;
     clone.child = this.child.copy();
     clone.child.bind('', clone);
     return clone;
@@ -998,7 +1078,9 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
   }
 
   override get data(): ReturnList {
-    return returnList(super.data as unknown[], this);
+    const data = super.data as unknown[];
+    if (this.markedData !== data) this.markedData = returnList(data, this);
+    return this.markedData;
   }
 
   override get errors(): ReturnDict | ReturnList {
