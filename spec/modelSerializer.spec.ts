@@ -313,6 +313,30 @@ test('getData :: 100 rows with their owners cost 2 queries, then data is synchro
   assert.instance(ls, ListSerializer);
 });
 
+test('getData :: validated serializers share their class relation tree; a field changed to read another relation gets its own', async () => {
+  class OwnerById extends ModelSerializer {
+    static Meta = { model: SArticle, fields: ['id', 'title', 'owner'] };
+  }
+  const article = await SArticle.objects.create({ title: 'Tree', owner_id: alice.id });
+  const validated = async (): Promise<OwnerById> => {
+    const serializer = new OwnerById(await SArticle.objects.get({ id: article.id }), { data: { title: 'Tree' }, partial: true });
+    assert.is(await serializer.isValid(), true, JSON.stringify(serializer.errors));
+    return serializer;
+  };
+  // Validation bound both serializers' fields; they still read what the class reads: one tree,
+  // empty (the owner's pk comes from owner_id).
+  const [first, second] = [await validated(), await validated()];
+  assert.is(first.relationsFor(SArticle), second.relationsFor(SArticle));
+  assert.is(first.relationsFor(SArticle).size, 0);
+  assert.equal(plain(await first.getData()), { id: article.id, title: 'Tree', owner: alice.id });
+  // The owner field replaced after validation reads the owner's row: its own tree, the owner loaded.
+  const changed = await validated();
+  changed.fields.set('owner', new ReadOnlyField({ source: 'owner.username' }));
+  assert.is.not(changed.relationsFor(SArticle), first.relationsFor(SArticle));
+  assert.ok(changed.relationsFor(SArticle).has('owner'));
+  assert.equal(plain(await changed.getData()), { id: article.id, title: 'Tree', owner: 'alice' });
+});
+
 test('unique for date :: validators generated from uniqueFor* columns, date fields required or hidden, period messages', async () => {
   class PostSerializer extends ModelSerializer {
     static Meta = { model: SPost, fields: ['id', 'slug', 'title', 'code', 'pub_date'] };
