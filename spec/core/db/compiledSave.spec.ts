@@ -223,6 +223,28 @@ test('insert with an auto-increment key: the key is set from the database, the i
   assert.equal(strip(await storedRow(compiled)), strip(await storedRow(reference)));
 });
 
+test('insert: a key flagged by hand stays flagged, and an auto-increment key given by hand is kept, as Sequelize leaves them', async () => {
+  // save() clears the flags of the model's attributes only: a key of the caller's own stays flagged.
+  const compiled = WChecked.build({ code: 'ab' } as never);
+  compiled.changed('mine' as never, true);
+  assert.equal(await sequelizeWrites(() => compiled.save()), { insert: 0, update: 0 });
+  const reference = WChecked.build({ code: 'ab' } as never);
+  reference.changed('mine' as never, true);
+  await sequelizeSave(reference);
+  assert.equal(visible(compiled), visible(reference));
+  assert.equal(compiled.changed(), ['mine']);
+  // A primary key set before the INSERT is not replaced (Sequelize keeps a set primary key).
+  const own = WChecked.build({ id: 9000, code: 'cd' } as never);
+  assert.equal(await sequelizeWrites(() => own.save()), { insert: 0, update: 0 });
+  const ownReference = WChecked.build({ id: 9001, code: 'cd' } as never);
+  await sequelizeSave(ownReference);
+  assert.is(own.id, 9000);
+  assert.is(ownReference.id, 9001);
+  assert.equal(visible(own), visible(ownReference));
+  assert.is((await WChecked.objects.get({ pk: 9000 })).code, 'cd');
+  await WChecked.objects.all().delete();
+});
+
 test('objects.create() and serializers go through the compiled INSERT; signals fire once each', async () => {
   const seen: string[] = [];
   const pre = ({ created }: { created: boolean }): void => void seen.push(`pre ${created}`);
