@@ -796,6 +796,7 @@ function treeChildTypeOf(field: Field): object | null {
   return null;
 }
 
+/** What of `field` decides the relations it reads (compared by `sameTreeSignatures()`). */
 function treeSignatureOf(field: Field): TreeFieldSignature {
   return {
     type: field.constructor,
