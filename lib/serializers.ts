@@ -506,7 +506,6 @@ export class Serializer<TInstance = unknown, TValidated = Record<string, unknown
 
   override copy(): this {
     const clone = super.copy();
-    clone.markedData = undefined;
     clone.boundFields = undefined;
     clone.readable = undefined;
     clone.plan = undefined;
@@ -796,13 +795,18 @@ function treeChildTypeOf(field: Field): object | null {
   return null;
 }
 
+/** True when a related field's pk is read from its foreign key column (its relation is not loaded). */
+function readsPkOnly(field: Field): boolean {
+  return field instanceof RelatedField && field.usePkOnlyOptimization();
+}
+
 /** What of `field` decides the relations it reads (compared by `sameTreeSignatures()`). */
 function treeSignatureOf(field: Field): TreeFieldSignature {
   return {
     type: field.constructor,
     name: field.fieldName,
     sourceAttrs: [...field.sourceAttrs],
-    pkOnly: field instanceof RelatedField && field.usePkOnlyOptimization(),
+    pkOnly: readsPkOnly(field),
     childType: treeChildTypeOf(field),
   };
 }
@@ -827,7 +831,7 @@ function sameTreeSignatures(signatures: readonly TreeFieldSignature[], fields: r
     const attrs = field.sourceAttrs;
     if (attrs.length !== signature.sourceAttrs.length) return false;
     for (let j = 0; j < attrs.length; j++) if (attrs[j] !== signature.sourceAttrs[j]) return false;
-    if ((field instanceof RelatedField && field.usePkOnlyOptimization()) !== signature.pkOnly) return false;
+    if (readsPkOnly(field) !== signature.pkOnly) return false;
     if (treeChildTypeOf(field) !== signature.childType || !untouchedNested(field)) return false;
   }
   return true;
@@ -835,7 +839,7 @@ function sameTreeSignatures(signatures: readonly TreeFieldSignature[], fields: r
 
 function collectFieldRelations(field: Field, model: ModelCtor, tree: RelationTree): void {
   let attrs = field.sourceAttrs;
-  if (field instanceof RelatedField && field.usePkOnlyOptimization() && attrs.length) {
+  if (readsPkOnly(field) && attrs.length) {
     const holderAttrs = attrs.slice(0, -1);
     // The pk of a belongsTo is read from its foreign key column: no need to load the relation.
     let m = model;
@@ -955,7 +959,6 @@ export class ListSerializer extends BaseSerializer<unknown, unknown[]> {
 
   override copy(): this {
     const clone = super.copy();
-    clone.markedData = undefined;
     clone.child = this.child.copy();
     clone.child.bind('', clone);
     return clone;
