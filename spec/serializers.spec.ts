@@ -160,6 +160,15 @@ test('data :: representation of an instance, initial values, invalid data echoed
   const s = new CommentSerializer({ email: 'e', content: 'c', rating: 5 });
   assert.equal(plain(s.data), { email: 'e', content: 'c', rating: 5 });
   assert.is((s.data as { serializer?: unknown }).serializer, s);
+  // Read again: the same representation, still marked (not enumerated); a copy marks its own.
+  assert.is(s.data, s.data);
+  assert.equal(Object.keys(s.data), ['email', 'content', 'rating']);
+  const copied = s.copy();
+  assert.is((copied.data as { serializer?: unknown }).serializer, copied);
+  const many = new CommentSerializer([{ email: 'e', content: 'c', rating: 5 }], { many: true });
+  assert.is(many.data, many.data);
+  assert.is((many.data as { serializer?: unknown }).serializer, many);
+  assert.equal(plain(many.data), [{ email: 'e', content: 'c', rating: 5 }]);
   assert.equal(plain(new CommentSerializer().data), { email: '', content: '', rating: null });
   const invalid = new CommentSerializer({ data: { email: 'x', content: 'spam' } });
   await invalid.isValid();
